@@ -1,0 +1,37 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode, and imports internal unless a
+/// file says otherwise, so no C module leaks into a public interface.
+let swiftSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+  name: "SecretField",
+  products: [
+    .library(name: "SecureMemory", targets: ["SecureMemory"])
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSodium",
+      pkgConfig: "libsodium",
+      providers: [.apt(["libsodium-dev"]), .yum(["libsodium-devel"]), .brew(["libsodium"])]
+    ),
+    .target(name: "SecureMemory", dependencies: ["CSodium"], swiftSettings: swiftSettings),
+    .target(
+      name: "TestSupport",
+      dependencies: ["SecureMemory"],
+      path: "Tests/TestSupport",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SecureMemoryTests",
+      dependencies: ["SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+  ]
+)

@@ -1,0 +1,36 @@
+#ifndef SECRETFIELD_CSODIUM_SHIM_H
+#define SECRETFIELD_CSODIUM_SHIM_H
+
+#include <sodium.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/*
+ * Copies n bytes from src to dst (the ranges may overlap) without passing them
+ * through vector registers.
+ *
+ * glibc's memcpy and memmove move data through the SIMD registers and leave it
+ * there. Whatever later saves the register file to memory (the dynamic linker's
+ * lazy-binding resolver, a signal frame) then writes those bytes onto the stack,
+ * where a secret outlives the buffer it was copied between. `rep movsb` moves the
+ * bytes inside the CPU's string engine and leaves no architectural register
+ * holding them. Swift cannot emit that instruction, hence this shim.
+ */
+static inline void secretfield_move_bytes(void *dst, const void *src, size_t n) {
+#if defined(__x86_64__)
+  if ((uintptr_t)dst - (uintptr_t)src >= n) {
+    /* dst is before src, or past its end: copy forwards. */
+    __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+  } else if (n > 0) {
+    /* dst overlaps the end of src: copy backwards with the direction flag set. */
+    unsigned char *d = (unsigned char *)dst + n - 1;
+    const unsigned char *s = (const unsigned char *)src + n - 1;
+    __asm__ volatile("std\n\trep movsb\n\tcld" : "+D"(d), "+S"(s), "+c"(n) : : "memory", "cc");
+  }
+#else
+  memmove(dst, src, n);
+#endif
+}
+
+#endif

@@ -1,0 +1,89 @@
+extension SecureBuffer {
+  /// Appends a copy of `bytes`, growing first if needed.
+  ///
+  /// - Complexity: amortised O(`bytes.count`); two `mprotect` calls.
+  /// - Throws: ``SecureMemoryError`` when growing needs a new buffer and none can
+  ///   be had; the buffer is then unchanged.
+  public mutating func append(_ bytes: UnsafeRawBufferPointer) throws(SecureMemoryError) {
+    try replaceSubrange(count..<count, with: bytes)
+  }
+
+  /// Replaces the bytes in `range` with a copy of `bytes`.
+  ///
+  /// The tail moves inside one window; bytes freed at the end when
+  /// the buffer shrinks are zeroed.
+  ///
+  /// - Precondition: `range` lies within `0...count`.
+  /// - Complexity: O(`count - range.lowerBound + bytes.count`); two `mprotect`
+  ///   calls, plus a growth when the capacity is exceeded.
+  /// - Throws: ``SecureMemoryError`` when growing fails; the buffer is unchanged.
+  public mutating func replaceSubrange(
+    _ range: Range<Int>, with bytes: UnsafeRawBufferPointer
+  ) throws(SecureMemoryError) {
+    precondition(
+      range.lowerBound >= 0 && range.upperBound <= count,
+      "SecureBuffer: range \(range) out of bounds for count \(count)")
+    let newCount = count - range.count + bytes.count
+    if newCount > capacity { try grow(toAtLeast: newCount) }
+    let oldCount = count
+    withWritableRegion { region in
+      let base = region.start
+      let tailCount = oldCount - range.upperBound
+      if tailCount > 0 && range.count != bytes.count {
+        moveSecretBytes(
+          to: base + range.lowerBound + bytes.count, from: base + range.upperBound, count: tailCount
+        )
+      }
+      if let source = bytes.baseAddress, bytes.count > 0 {
+        moveSecretBytes(to: base + range.lowerBound, from: source, count: bytes.count)
+      }
+      if newCount < oldCount { Sodium.zero(base + newCount, count: oldCount - newCount) }
+    }
+    count = newCount
+  }
+
+  /// Removes the bytes in `range`, zeroing the bytes freed at the end.
+  ///
+  /// - Precondition: `range` lies within `0...count`.
+  public mutating func removeSubrange(_ range: Range<Int>) {
+    // Shrinking never grows, so the only error `replaceSubrange` throws cannot occur.
+    try! replaceSubrange(range, with: UnsafeRawBufferPointer(start: nil, count: 0))
+  }
+
+  /// Wipes the whole capacity (`sodium_memzero`) and sets the count to zero. The
+  /// allocation stays, ready for new bytes.
+  public mutating func removeAll() {
+    withWritableRegion { $0.zero() }
+    count = 0
+  }
+
+  /// Makes room for at least `minimumCapacity` bytes without further growth.
+  ///
+  /// - Throws: ``SecureMemoryError`` when the new buffer cannot be had; the buffer
+  ///   is then unchanged.
+  public mutating func reserveCapacity(_ minimumCapacity: Int) throws(SecureMemoryError) {
+    if minimumCapacity > capacity { try moveToNewRegion(capacity: minimumCapacity) }
+  }
+
+  /// Grows geometrically, so a run of appends costs amortised O(1) allocations.
+  mutating func grow(toAtLeast minimumCapacity: Int) throws(SecureMemoryError) {
+    try moveToNewRegion(capacity: max(minimumCapacity, capacity * 2))
+  }
+
+  /// Copies the bytes into a new guarded region, then wipes and frees
+  /// the old one: the bytes never pass through ordinary memory.
+  private mutating func moveToNewRegion(capacity newCapacity: Int) throws(SecureMemoryError) {
+    let (newRegion, newProtection) = try GuardedRegion.allocate(
+      minimumCapacity: newCapacity, policy: policy)
+    let oldRegion = region
+    gate.openRead(oldRegion)
+    precondition(newRegion.protectReadWrite(), "SecureBuffer: mprotect on a new region failed")
+    moveSecretBytes(to: newRegion.start, from: oldRegion.start, count: count)
+    var protection = newProtection
+    if !newRegion.protectNoAccess() { protection.isInaccessibleOutsideWindows = false }
+    gate.closeRead(oldRegion)
+    oldRegion.free()
+    region = newRegion
+    gate.replaceProtection(protection)
+  }
+}

@@ -1,0 +1,93 @@
+/// Why secure memory could not do what was asked, in words a user can act on.
+///
+/// Compare by ``code``; read ``description`` to a user. Where the kernel said why,
+/// ``errno`` carries its code.
+public struct SecureMemoryError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What kind of failure this is. Compare with the static members.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Value: String, Hashable, Sendable {
+      case libsodiumUnavailable, allocationFailed, lockFailed, guardPagesMissing
+      case protectionFailed, readFailed, hashingFailed, malformedHash
+    }
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// `sodium_init()` failed: libsodium cannot run in this process.
+    public static let libsodiumUnavailable = Code(.libsodiumUnavailable)
+    /// The kernel refused the mapping for a new buffer.
+    public static let allocationFailed = Code(.allocationFailed)
+    /// The buffer could not be locked in RAM (`RLIMIT_MEMLOCK`).
+    public static let lockFailed = Code(.lockFailed)
+    /// The guard pages around the buffer are missing (`vm.max_map_count`).
+    public static let guardPagesMissing = Code(.guardPagesMissing)
+    /// A page protection or advice the buffer needs did not take effect.
+    public static let protectionFailed = Code(.protectionFailed)
+    /// Reading from a file descriptor into the buffer failed.
+    public static let readFailed = Code(.readFailed)
+    /// Argon2id could not hash (usually: not enough memory for the limits).
+    public static let hashingFailed = Code(.hashingFailed)
+    /// A password hash string is not one libsodium can verify.
+    public static let malformedHash = Code(.malformedHash)
+
+    /// The code's name, as in `lockFailed`.
+    public var description: String { value.rawValue }
+  }
+
+  /// What kind of failure this is.
+  public let code: Code
+  /// The `errno` the kernel reported, where it reported one.
+  public let errno: Int32?
+  /// A sentence that says what happened and what to do about it.
+  public let description: String
+
+  init(_ code: Code, errno: Int32? = nil, _ description: String) {
+    self.code = code
+    self.errno = errno
+    self.description = description
+  }
+}
+
+extension SecureMemoryError {
+  static func libsodiumUnavailable() -> Self {
+    Self(
+      .libsodiumUnavailable,
+      "libsodium failed to initialise (sodium_init); secure memory is unavailable")
+  }
+
+  static func allocationFailed(capacity: Int, errno: Int32) -> Self {
+    Self(
+      .allocationFailed, errno: errno,
+      "could not map \(capacity) bytes of guarded memory: \(Kernel.describe(errno))")
+  }
+
+  static func lockFailed(errno: Int32) -> Self {
+    let limit = Kernel.lockedMemoryLimit.map(formatBytes) ?? "unlimited"
+    return Self(
+      .lockFailed, errno: errno,
+      "could not lock secret memory in RAM (\(Kernel.describe(errno))): the locked memory limit "
+        + "(RLIMIT_MEMLOCK) is \(limit); raise it with `ulimit -l` or in /etc/security/limits.conf, "
+        + "or allocate with `locking: .bestEffort` to go on without the lock")
+  }
+
+  static func guardPagesMissing(errno: Int32) -> Self {
+    Self(
+      .guardPagesMissing, errno: errno,
+      "the guard pages around secret memory could not be kept (\(Kernel.describe(errno))): the "
+        + "process is out of memory mappings (vm.max_map_count); free other buffers or raise "
+        + "`sysctl vm.max_map_count`, or allocate with `locking: .bestEffort`")
+  }
+
+  static func protectionFailed(_ what: String, errno: Int32) -> Self {
+    Self(.protectionFailed, errno: errno, "\(what) did not take effect: \(Kernel.describe(errno))")
+  }
+
+  static func readFailed(errno: Int32) -> Self {
+    Self(.readFailed, errno: errno, "reading into secure memory failed: \(Kernel.describe(errno))")
+  }
+}
+
+func formatBytes(_ count: UInt64) -> String {
+  if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+  if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+  return "\(count) bytes"
+}

@@ -1,0 +1,93 @@
+import Glibc
+import SecureMemory
+import Testing
+
+/// Each protection is shown by the crash it causes, beside a control that does
+/// the same thing inside the bounds and must exit cleanly.
+@Suite("SecureBuffer protections end the process on misuse")
+struct SecureBufferCrashTests {
+  @Test("writing the last byte of capacity is allowed (control)")
+  func lastByteIsWritable() async {
+    await #expect(processExitsWith: .success) {
+      var buffer = try! SecureBuffer(capacity: 64)
+      let capacity = buffer.capacity
+      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(1)], count: 1))
+      buffer.withUnsafeMutableBytes { bytes in
+        (bytes.baseAddress! + capacity - 1).storeBytes(of: 7, as: UInt8.self)
+      }
+    }
+  }
+
+  @Test("writing one byte past the end of capacity hits the guard page")
+  func writePastCapacity() async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      var buffer = try! SecureBuffer(capacity: 64)
+      let capacity = buffer.capacity
+      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(1)], count: 1))
+      buffer.withUnsafeMutableBytes { bytes in
+        (bytes.baseAddress! + capacity).storeBytes(of: 7, as: UInt8.self)
+      }
+    }
+  }
+
+  @Test("reading inside the window works (control)")
+  func readInsideWindow() async {
+    await #expect(processExitsWith: .success) {
+      var buffer = try! SecureBuffer(capacity: 8)
+      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      let value = buffer.withUnsafeBytes { $0.baseAddress!.load(as: UInt8.self) }
+      if value != 42 { exit(1) }
+    }
+  }
+
+  @Test("reading through a pointer kept from a closed window faults")
+  func readAfterWindowCloses() async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      var buffer = try! SecureBuffer(capacity: 8)
+      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      let escaped = buffer.withUnsafeBytes { $0.baseAddress! }
+      let value = escaped.load(as: UInt8.self)
+      print(value)
+    }
+  }
+
+  @Test("writing through a read-only window faults")
+  func writeInReadWindow() async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      var buffer = try! SecureBuffer(capacity: 8)
+      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      buffer.withUnsafeBytes {
+        UnsafeMutableRawPointer(mutating: $0.baseAddress!).storeBytes(of: 1, as: UInt8.self)
+      }
+    }
+  }
+
+  @Test("releasing an intact buffer exits cleanly (control)")
+  func releaseIntact() async {
+    await #expect(processExitsWith: .success) {
+      var buffer = try! SecureBuffer(capacity: 8)
+      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      _ = consume buffer
+    }
+  }
+
+  @Test("a corrupted canary makes sodium_free end the process")
+  func corruptedCanary() async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      var buffer = try! SecureBuffer(capacity: 8)
+      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      // The canary is the 16 bytes right before the first byte; an underrun by
+      // one byte changes it.
+      buffer.withUnsafeMutableBytes { ($0.baseAddress! - 1).storeBytes(of: 0x5A, as: UInt8.self) }
+      _ = consume buffer
+    }
+  }
+
+  @Test("an edit range past the end traps with a message")
+  func rangeOutOfBounds() async {
+    await #expect(processExitsWith: .failure) {
+      var buffer = try! SecureBuffer(capacity: 8)
+      buffer.removeSubrange(0..<1)
+    }
+  }
+}
