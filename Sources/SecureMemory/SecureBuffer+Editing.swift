@@ -87,3 +87,44 @@ extension SecureBuffer {
     gate.replaceProtection(protection)
   }
 }
+
+extension SecureBuffer {
+  /// Appends `count` bytes that `body` writes straight into the buffer's spare
+  /// capacity, inside a read-write window.
+  ///
+  /// Use it for bytes computed from secret input (a code point encoded as UTF-8,
+  /// an escaped form of a password) so they are born in secure memory instead of
+  /// in a temporary. If `body` throws, the new bytes are wiped and not appended.
+  ///
+  /// - Throws: ``SecureMemoryError`` when growing fails, or what `body` throws.
+  public mutating func append<Failure: Error>(
+    count newCount: Int,
+    initializingWith body: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void
+  ) throws(AppendError<Failure>) {
+    precondition(newCount >= 0, "SecureBuffer: cannot append a negative count")
+    if count + newCount > capacity {
+      do { try grow(toAtLeast: count + newCount) } catch { throw .memory(error) }
+    }
+    let offset = count
+    let result: Result<Void, Failure> = withWritableRegion { region in
+      let spare = UnsafeMutableRawBufferPointer(start: region.start + offset, count: newCount)
+      do throws(Failure) {
+        try body(spare)
+        return .success(())
+      } catch {
+        Sodium.zero(region.start + offset, count: newCount)
+        return .failure(error)
+      }
+    }
+    if case .failure(let error) = result { throw .body(error) }
+    count += newCount
+  }
+}
+
+/// Why ``SecureBuffer/append(count:initializingWith:)`` did not append.
+public enum AppendError<Failure: Error>: Error {
+  /// The buffer could not grow.
+  case memory(SecureMemoryError)
+  /// The initialising closure threw.
+  case body(Failure)
+}

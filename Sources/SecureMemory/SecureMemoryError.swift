@@ -7,7 +7,7 @@ public struct SecureMemoryError: Error, Sendable, Equatable, CustomStringConvert
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case libsodiumUnavailable, allocationFailed, lockFailed, guardPagesMissing
-      case protectionFailed, readFailed, hashingFailed, malformedHash
+      case protectionFailed, readFailed, writeFailed, hashingFailed, malformedHash
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -24,6 +24,8 @@ public struct SecureMemoryError: Error, Sendable, Equatable, CustomStringConvert
     public static let protectionFailed = Code(.protectionFailed)
     /// Reading from a file descriptor into the buffer failed.
     public static let readFailed = Code(.readFailed)
+    /// Writing from the buffer to a file descriptor failed.
+    public static let writeFailed = Code(.writeFailed)
     /// Argon2id could not hash (usually: not enough memory for the limits).
     public static let hashingFailed = Code(.hashingFailed)
     /// A password hash string is not one libsodium can verify.
@@ -79,6 +81,10 @@ extension SecureMemoryError {
 
   static func protectionFailed(_ what: String, errno: Int32) -> Self {
     Self(.protectionFailed, errno: errno, "\(what) did not take effect: \(Kernel.describe(errno))")
+  }
+
+  static func writeFailed(errno: Int32) -> Self {
+    Self(.writeFailed, errno: errno, "writing from secure memory failed: \(Kernel.describe(errno))")
   }
 
   static func readFailed(errno: Int32) -> Self {
