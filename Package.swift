@@ -28,6 +28,12 @@ let package = Package(
       path: "Tests/TestSupport",
       swiftSettings: swiftSettings
     ),
+    .executableTarget(
+      name: "SecretFieldBenchmarks",
+      dependencies: ["SecureMemory", "CSodium"],
+      path: "Benchmarks/SecretFieldBenchmarks",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "SecureMemoryTests",
       dependencies: ["SecureMemory", "TestSupport"],

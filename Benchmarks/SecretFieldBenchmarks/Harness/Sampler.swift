@@ -1,0 +1,85 @@
+/// Times several variants of one operation in the same process, interleaved
+/// sample by sample (A, B, C, then B, C, A, ...), so that whatever else the
+/// machine is doing slows every variant alike and their ratio stays honest.
+struct Sampler {
+  let plan: SamplingPlan
+
+  /// What one variant measured: time per iteration, in nanoseconds.
+  struct Measurement {
+    /// The variant's label, as passed in.
+    let label: String
+    /// Median and p99 over the samples, each sample a mean over its batch.
+    let nanosecondsPerIteration: Summary
+    /// How many iterations each sample ran (calibrated in the warm-up).
+    let iterationsPerSample: Int
+  }
+
+  /// Measures the variants named by `labels`.
+  ///
+  /// `run(variant, iterations)` must perform `iterations` iterations of the
+  /// variant at index `variant` and feed what they produce to ``blackhole(_:)``.
+  /// It is called with the clock read right before and right after.
+  ///
+  /// - Complexity: runs for about `plan.warmUp + plan.timeBox`.
+  func measure(
+    _ labels: [String], run: (_ variant: Int, _ iterations: Int) -> Void
+  ) -> [Measurement] {
+    precondition(!labels.isEmpty, "Sampler.measure needs at least one variant")
+    let batches = warmUp(variants: labels.count, run: run)
+
+    var samples = Array(repeating: [Double](), count: labels.count)
+    for index in samples.indices { samples[index].reserveCapacity(plan.minimumSamples) }
+    let deadline = MonotonicClock.now() + plan.timeBox.nanoseconds
+    var rounds = 0
+    while rounds < plan.maximumSamples
+      && (rounds < plan.minimumSamples || MonotonicClock.now() < deadline)
+    {
+      // Each round starts one variant later (A B C, B C A, C A B, ...; for two:
+      // A B, B A), so no variant always follows the same neighbour or sits in
+      // the same place in the round: mmap reuses what the previous variant just
+      // unmapped, and that bias alone moved alloc figures by 1 µs.
+      for step in labels.indices {
+        let variant = (rounds + step) % labels.count
+        let iterations = batches[variant]
+        let start = MonotonicClock.now()
+        run(variant, iterations)
+        let end = MonotonicClock.now()
+        samples[variant].append(Double(end - start) / Double(iterations))
+      }
+      rounds += 1
+    }
+    return labels.indices.map { variant in
+      Measurement(
+        label: labels[variant], nanosecondsPerIteration: Summary(samples[variant]),
+        iterationsPerSample: batches[variant])
+    }
+  }
+
+  /// Compares `subject` with `baseline`, interleaved. Each closure performs the
+  /// given number of iterations.
+  func compare(
+    _ subject: (_ iterations: Int) -> Void, against baseline: (_ iterations: Int) -> Void
+  ) -> (subject: Measurement, baseline: Measurement) {
+    let measurements = measure(["subject", "baseline"]) { variant, iterations in
+      if variant == 0 { subject(iterations) } else { baseline(iterations) }
+    }
+    return (measurements[0], measurements[1])
+  }
+
+  /// Runs every variant, interleaved, for the warm-up time, doubling each one's
+  /// batch until a batch lasts `minimumSampleDuration`. Returns the batch sizes.
+  private func warmUp(variants: Int, run: (Int, Int) -> Void) -> [Int] {
+    let target = plan.minimumSampleDuration.nanoseconds
+    var batches = Array(repeating: 1, count: variants)
+    let deadline = MonotonicClock.now() + plan.warmUp.nanoseconds
+    repeat {
+      for variant in 0..<variants {
+        let start = MonotonicClock.now()
+        run(variant, batches[variant])
+        let elapsed = MonotonicClock.now() - start
+        if elapsed < target && batches[variant] < 1 << 24 { batches[variant] *= 2 }
+      }
+    } while MonotonicClock.now() < deadline
+    return batches
+  }
+}
