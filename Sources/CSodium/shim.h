@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 /*
  * Copies n bytes from src to dst (the ranges may overlap) without passing them
@@ -31,6 +32,18 @@ static inline void secretfield_move_bytes(void *dst, const void *src, size_t n) 
 #else
   memmove(dst, src, n);
 #endif
+}
+
+/*
+ * prctl(2) is variadic, and Swift does not import variadic C functions: these
+ * two pass the option's arguments with the types the kernel reads.
+ */
+static inline int secretfield_set_dumpable(int dumpable) {
+  return prctl(PR_SET_DUMPABLE, (unsigned long)dumpable, 0UL, 0UL, 0UL);
+}
+
+static inline int secretfield_get_dumpable(void) {
+  return prctl(PR_GET_DUMPABLE, 0UL, 0UL, 0UL, 0UL);
 }
 
 #endif

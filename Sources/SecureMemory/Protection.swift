@@ -14,6 +14,11 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// A forked child sees zeros in place of the data pages (`MADV_WIPEONFORK`).
   public var isWipedOnFork: Bool
   /// Outside an access window the data pages are no-access (`PROT_NONE`).
+  ///
+  /// When false, the pages are read-write all the time, inside read windows
+  /// too: a buffer whose pages are not a mapping of their own (no guard pages)
+  /// is left that way, because changing its protection per window could need a
+  /// new mapping the process does not have.
   public var isInaccessibleOutsideWindows: Bool
 
   /// Every protection holds.

@@ -77,13 +77,18 @@ extension SecureBuffer {
       minimumCapacity: newCapacity, policy: policy)
     let oldRegion = region
     gate.openRead(oldRegion)
-    precondition(newRegion.protectReadWrite(), "SecureBuffer: mprotect on a new region failed")
-    moveSecretBytes(to: newRegion.start, from: oldRegion.start, count: count)
     var protection = newProtection
-    if !newRegion.protectNoAccess() { protection.isInaccessibleOutsideWindows = false }
+    if protection.isInaccessibleOutsideWindows {
+      precondition(newRegion.protectReadWrite(), "SecureBuffer: mprotect on a new region failed")
+    }
+    moveSecretBytes(to: newRegion.start, from: oldRegion.start, count: count)
+    if protection.isInaccessibleOutsideWindows && !newRegion.closeWindow() {
+      protection.isInaccessibleOutsideWindows = false
+    }
     gate.closeRead(oldRegion)
-    oldRegion.free()
+    release(oldRegion)
     region = newRegion
+    ownerProcess = Kernel.processID
     gate.replaceProtection(protection)
   }
 }

@@ -30,7 +30,7 @@ public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   let gate: AccessGate
   /// The process that allocated the region. A forked child sees the data pages,
   /// canary included, as zeros; freeing there would trip the canary check.
-  let ownerProcess: Int32
+  var ownerProcess: Int32
 
   /// Allocates an empty buffer with room for at least `capacity` bytes.
   ///
@@ -62,6 +62,14 @@ public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   }
 
   deinit {
+    release(region)
+  }
+
+  /// Wipes and frees `region`, the buffer's current one or one it has just left,
+  /// in the process that allocated it. In a forked child the data pages read as
+  /// zeros (`MADV_WIPEONFORK`), canary included: `sodium_free` would take the
+  /// zero canary for an overrun and end the process, and there is nothing to wipe.
+  func release(_ region: GuardedRegion) {
     if ownerProcess == Kernel.processID || !gate.protection.isWipedOnFork {
       region.free()
     }
@@ -102,12 +110,16 @@ final class AccessGate: Sendable {
   }
 
   /// Makes the region readable for the first reader in.
+  ///
+  /// A region that is not no-access outside windows (see
+  /// ``GuardedRegion/closeWindow()``) stays read-write throughout, so its windows
+  /// change nothing and cannot fail.
   func openRead(_ region: GuardedRegion) {
     state.withLock { state in
-      if state.readers == 0 {
+      if state.readers == 0 && state.protection.isInaccessibleOutsideWindows {
         precondition(
           region.protectReadOnly(),
-          "SecureBuffer: mprotect(PROT_READ) failed; the kernel is out of mappings")
+          "SecureBuffer: mprotect(PROT_READ) on a buffer's own mapping failed")
       }
       state.readers += 1
     }
@@ -124,9 +136,11 @@ final class AccessGate: Sendable {
   func openWrite(_ region: GuardedRegion) {
     state.withLock { state in
       precondition(state.readers == 0, "SecureBuffer: write window opened while reading")
-      precondition(
-        region.protectReadWrite(),
-        "SecureBuffer: mprotect(PROT_READ|PROT_WRITE) failed; the kernel is out of mappings")
+      if state.protection.isInaccessibleOutsideWindows {
+        precondition(
+          region.protectReadWrite(),
+          "SecureBuffer: mprotect(PROT_READ|PROT_WRITE) on a buffer's own mapping failed")
+      }
     }
   }
 
@@ -135,6 +149,8 @@ final class AccessGate: Sendable {
   }
 
   private static func close(_ region: GuardedRegion, _ state: inout State) {
-    if !region.protectNoAccess() { state.protection.isInaccessibleOutsideWindows = false }
+    if state.protection.isInaccessibleOutsideWindows && !region.closeWindow() {
+      state.protection.isInaccessibleOutsideWindows = false
+    }
   }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why secure memory could not do what was asked, in words a user can act on.
 ///
 /// Compare by ``code``; read ``description`` to a user. Where the kernel said why,
@@ -57,9 +59,14 @@ extension SecureMemoryError {
   }
 
   static func allocationFailed(capacity: Int, errno: Int32) -> Self {
-    Self(
+    let hint =
+      errno == ENOMEM
+      ? "; the process is out of memory or of memory mappings (vm.max_map_count): free other "
+        + "buffers, or raise `ulimit -v` or `sysctl vm.max_map_count`"
+      : ""
+    return Self(
       .allocationFailed, errno: errno,
-      "could not map \(capacity) bytes of guarded memory: \(Kernel.describe(errno))")
+      "could not map \(capacity) bytes of guarded memory: \(Kernel.describe(errno))\(hint)")
   }
 
   static func lockFailed(errno: Int32) -> Self {
@@ -85,6 +92,21 @@ extension SecureMemoryError {
 
   static func writeFailed(errno: Int32) -> Self {
     Self(.writeFailed, errno: errno, "writing from secure memory failed: \(Kernel.describe(errno))")
+  }
+
+  static func hashingFailed(errno: Int32?, memoryLimit: Int) -> Self {
+    let cause = errno.map { " (\(Kernel.describe($0)))" } ?? ""
+    return Self(
+      .hashingFailed, errno: errno,
+      "Argon2id could not hash the password\(cause): it needs \(formatBytes(UInt64(memoryLimit))) "
+        + "of memory; free memory, raise `ulimit -v`, or choose a lower strength")
+  }
+
+  static func malformedHash(_ reason: String) -> Self {
+    Self(
+      .malformedHash,
+      "not a password hash libsodium can verify (\(reason)); expected a string such as "
+        + "`$argon2id$v=19$m=65536,t=2,p=1$<salt>$<hash>`")
   }
 
   static func readFailed(errno: Int32) -> Self {

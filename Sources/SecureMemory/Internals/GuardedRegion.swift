@@ -48,6 +48,13 @@ struct GuardedRegion {
   /// Applies each protection again and keeps the result. Applying a protection
   /// that already holds is a no-op that succeeds; one that silently failed inside
   /// `sodium_malloc` fails again here, for the same reason, and is reported.
+  ///
+  /// The guard pages are checked first. When the process is out of mappings
+  /// (`vm.max_map_count`), every change that must split a mapping fails, `mlock`
+  /// included, with the same `ENOMEM` that a locked-memory limit gives; the
+  /// first failure is the one thrown, and it must name the cause. With the guards
+  /// in place the data pages are a mapping of their own, so a later `mlock`
+  /// failure can only be the limit.
   private func verify() -> (Protection, SecureMemoryError?) {
     var failures: [SecureMemoryError] = []
     func check(_ errno: Int32?, _ failure: (Int32) -> SecureMemoryError) -> Bool {
@@ -56,19 +63,28 @@ struct GuardedRegion {
       return false
     }
     let pageSize = Kernel.pageSize
-    let isLocked = check(Kernel.lock(dataPages, dataPagesCount), SecureMemoryError.lockFailed)
     let hasGuardPages =
       check(Kernel.protectNone(guardBefore, pageSize), SecureMemoryError.guardPagesMissing)
       && check(Kernel.protectNone(guardAfter, pageSize), SecureMemoryError.guardPagesMissing)
+    let isLocked = check(Kernel.lock(dataPages, dataPagesCount), SecureMemoryError.lockFailed)
     let isExcludedFromCoreDumps = check(Kernel.excludeFromCoreDumps(dataPages, dataPagesCount)) {
       .protectionFailed("excluding secret memory from core dumps (MADV_DONTDUMP)", errno: $0)
     }
     let isWipedOnFork = check(Kernel.wipeOnFork(dataPages, dataPagesCount)) {
       .protectionFailed("wiping secret memory on fork (MADV_WIPEONFORK)", errno: $0)
     }
-    let isInaccessible = check(protectNoAccess() ? nil : Kernel.errno) {
-      .protectionFailed("making secret memory no-access (mprotect)", errno: $0)
-    }
+    // A window changes the protection of the data pages. That needs no new
+    // mapping only while they are a mapping of their own: between two guard
+    // pages, and kept from merging with them by a flag the guards lack. Otherwise
+    // (out of mappings, under `.bestEffort`) a later window could fail for want
+    // of a mapping, so the pages stay read-write for good, and `protection` says
+    // so; the failure recorded above explains why.
+    let isOwnMapping = hasGuardPages && (isLocked || isExcludedFromCoreDumps || isWipedOnFork)
+    let isInaccessible =
+      isOwnMapping
+      && check(protectNoAccess() ? nil : Kernel.errno) {
+        .protectionFailed("making secret memory no-access (mprotect)", errno: $0)
+      }
     let protection = Protection(
       isLocked: isLocked, isExcludedFromCoreDumps: isExcludedFromCoreDumps,
       hasGuardPages: hasGuardPages, isWipedOnFork: isWipedOnFork,
@@ -77,6 +93,16 @@ struct GuardedRegion {
   }
 
   func protectNoAccess() -> Bool { Sodium.protectNoAccess(start) }
+
+  /// Makes the data pages no-access again after a window. Where the kernel
+  /// refuses, leaves them read-write for good, a state windows never need to
+  /// change, and returns false.
+  func closeWindow() -> Bool {
+    if protectNoAccess() { return true }
+    precondition(protectReadWrite(), "SecureBuffer: mprotect on a buffer's own mapping failed")
+    return false
+  }
+
   func protectReadOnly() -> Bool { Sodium.protectReadOnly(start) }
   func protectReadWrite() -> Bool { Sodium.protectReadWrite(start) }
 

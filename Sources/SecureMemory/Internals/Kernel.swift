@@ -1,3 +1,4 @@
+import CSodium
 import Glibc
 
 /// The raw kernel calls `SecureMemory` makes itself, named for what they do.
@@ -7,7 +8,10 @@ import Glibc
 enum Kernel {
   static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-  static var errno: Int32 { Glibc.errno }
+  static var errno: Int32 {
+    get { Glibc.errno }
+    set { Glibc.errno = newValue }
+  }
 
   static func lock(_ start: UnsafeMutableRawPointer, _ count: Int) -> Int32? {
     mlock(start, count) == 0 ? nil : errno
@@ -38,6 +42,37 @@ enum Kernel {
     else { return nil }
     return UInt64(limit.rlim_cur)
   }
+
+  /// A resource limit as the kernel reports it; nil stands for unlimited.
+  struct ResourceLimit: Equatable {
+    var soft: UInt64?
+    var hard: UInt64?
+  }
+
+  /// `getrlimit(RLIMIT_CORE)`: the largest core file the kernel will write.
+  static var coreFileLimit: ResourceLimit? {
+    var limit = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit) == 0 else { return nil }
+    func bytes(_ value: rlim_t) -> UInt64? { value == rlim_t.max ? nil : UInt64(value) }
+    return ResourceLimit(soft: bytes(limit.rlim_cur), hard: bytes(limit.rlim_max))
+  }
+
+  /// `setrlimit(RLIMIT_CORE)` to 0 for both limits. Lowering the hard limit is
+  /// allowed to any process and cannot be undone by it without privilege.
+  static func disableCoreFiles() -> Int32? {
+    var none = rlimit(rlim_cur: 0, rlim_max: 0)
+    return setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none) == 0 ? nil : errno
+  }
+
+  /// `prctl(PR_SET_DUMPABLE, 0)`: no core dump, and no `ptrace` attach or
+  /// `/proc/PID/mem` open by a process without `CAP_SYS_PTRACE`.
+  static func makeUndumpable() -> Int32? {
+    secretfield_set_dumpable(0) == 0 ? nil : errno
+  }
+
+  /// `prctl(PR_GET_DUMPABLE)`: 0 when not dumpable, 1 or 2 when dumpable, -1 on
+  /// failure.
+  static var dumpableFlag: Int32 { secretfield_get_dumpable() }
 
   static func describe(_ code: Int32) -> String {
     String(cString: strerror(code))

@@ -1,0 +1,56 @@
+import SecureMemory
+import TestSupport
+import Testing
+
+/// Argon2id reads the password where it lies; these scans show that nothing in
+/// libsodium (the BLAKE2b state that absorbs it, a register spilled to the
+/// stack) keeps a copy after hashing and verifying. Each scan runs in an
+/// exit-test child.
+@Suite("PasswordHash leaves no copy of the password behind")
+struct PasswordHashResidueTests {
+  @Test("hashing and verifying leave the password only in its buffer, and nowhere after release")
+  func noResidueAfterHashing() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      var password = try! SecureBuffer(capacity: 64)
+      marker.masked.withUnsafeBytes { try! password.append($0) }
+      password.withUnsafeMutableBytes { marker.unmask(in: $0) }
+
+      let hash = try! PasswordHash(hashing: password)
+      let matches = try! PasswordHash.verify(password, against: hash)
+      let afterHashing = try! ResidueScanner().scan(for: marker)
+
+      _ = consume password
+      let afterRelease = try! ResidueScanner().scan(for: marker)
+
+      // Control, in the same process after the same work: a copy in an ordinary
+      // array is found.
+      let planted = marker.plainBytesForControl()
+      let control = try! ResidueScanner().scan(for: marker)
+      withExtendedLifetime(planted) {}
+
+      #expect(matches)
+      #expect(afterHashing.copies == 1, "\(afterHashing)")
+      #expect(afterRelease.copies == 0, "\(afterRelease)")
+      #expect(control.copies >= 1, "\(control)")
+    }
+  }
+
+  @Test("a failed verification leaves no copy of the wrong password either")
+  func noResidueAfterMismatch() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      let hash = try! PasswordHash(
+        "$argon2id$v=19$m=8,t=1,p=1$MIoWXk0OLhRkluH+dt+GCg$CuV5QQTvDNK6wEyWd+4hHJe7l82t6/N/WsQHtsnF4wg"
+      )
+      var wrong = try! SecureBuffer(capacity: 64)
+      marker.masked.withUnsafeBytes { try! wrong.append($0) }
+      wrong.withUnsafeMutableBytes { marker.unmask(in: $0) }
+      let matches = try! PasswordHash.verify(wrong, against: hash)
+      _ = consume wrong
+      let afterRelease = try! ResidueScanner().scan(for: marker)
+      #expect(!matches)
+      #expect(afterRelease.copies == 0, "\(afterRelease)")
+    }
+  }
+}
