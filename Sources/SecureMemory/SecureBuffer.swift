@@ -18,7 +18,7 @@ import Synchronization
 /// ``init(copying:locking:)``, never an accident of assignment.
 ///
 /// - Complexity: creating and dropping a buffer costs one `sodium_malloc` and
-///   `sodium_free` (four mappings, about 25 µs) plus five verifying system calls;
+///   `sodium_free` (four mappings, about 25 µs) plus six verifying system calls;
 ///   each window costs two `mprotect` calls.
 public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   // Sendable: readers only touch `region` through `gate`, which serialises the

@@ -11,7 +11,7 @@ struct SecureBufferCrashTests {
     await #expect(processExitsWith: .success) {
       var buffer = try! SecureBuffer(capacity: 64)
       let capacity = buffer.capacity
-      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(1)], count: 1))
+      try! buffer.append([UInt8(1)])
       buffer.withUnsafeMutableBytes { bytes in
         (bytes.baseAddress! + capacity - 1).storeBytes(of: 7, as: UInt8.self)
       }
@@ -23,7 +23,7 @@ struct SecureBufferCrashTests {
     await #expect(processExitsWith: .signal(SIGSEGV)) {
       var buffer = try! SecureBuffer(capacity: 64)
       let capacity = buffer.capacity
-      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(1)], count: 1))
+      try! buffer.append([UInt8(1)])
       buffer.withUnsafeMutableBytes { bytes in
         (bytes.baseAddress! + capacity).storeBytes(of: 7, as: UInt8.self)
       }
@@ -34,7 +34,7 @@ struct SecureBufferCrashTests {
   func readInsideWindow() async {
     await #expect(processExitsWith: .success) {
       var buffer = try! SecureBuffer(capacity: 8)
-      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      try! buffer.append([UInt8(42)])
       let value = buffer.withUnsafeBytes { $0.baseAddress!.load(as: UInt8.self) }
       if value != 42 { exit(1) }
     }
@@ -44,7 +44,7 @@ struct SecureBufferCrashTests {
   func readAfterWindowCloses() async {
     await #expect(processExitsWith: .signal(SIGSEGV)) {
       var buffer = try! SecureBuffer(capacity: 8)
-      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      try! buffer.append([UInt8(42)])
       let escaped = buffer.withUnsafeBytes { $0.baseAddress! }
       let value = escaped.load(as: UInt8.self)
       print(value)
@@ -55,7 +55,7 @@ struct SecureBufferCrashTests {
   func writeInReadWindow() async {
     await #expect(processExitsWith: .signal(SIGSEGV)) {
       var buffer = try! SecureBuffer(capacity: 8)
-      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      try! buffer.append([UInt8(42)])
       buffer.withUnsafeBytes {
         UnsafeMutableRawPointer(mutating: $0.baseAddress!).storeBytes(of: 1, as: UInt8.self)
       }
@@ -66,7 +66,7 @@ struct SecureBufferCrashTests {
   func releaseIntact() async {
     await #expect(processExitsWith: .success) {
       var buffer = try! SecureBuffer(capacity: 8)
-      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      try! buffer.append([UInt8(42)])
       _ = consume buffer
     }
   }
@@ -75,7 +75,7 @@ struct SecureBufferCrashTests {
   func corruptedCanary() async {
     await #expect(processExitsWith: .signal(SIGSEGV)) {
       var buffer = try! SecureBuffer(capacity: 8)
-      try! buffer.append(UnsafeRawBufferPointer(start: [UInt8(42)], count: 1))
+      try! buffer.append([UInt8(42)])
       // The canary is the 16 bytes right before the first byte; an underrun by
       // one byte changes it.
       buffer.withUnsafeMutableBytes { ($0.baseAddress! - 1).storeBytes(of: 0x5A, as: UInt8.self) }

@@ -1,5 +1,6 @@
 import CSodium
 import Glibc
+import Synchronization
 
 /// The raw kernel calls `SecureMemory` makes itself, named for what they do.
 ///
@@ -32,7 +33,19 @@ enum Kernel {
     mprotect(start, count, PROT_NONE) == 0 ? nil : errno
   }
 
-  static var processID: Int32 { getpid() }
+  /// This process's ID. glibc's `getpid()` is a system call, and every buffer
+  /// asks twice (owner at `init`, check at `deinit`), so the ID is cached and a
+  /// `pthread_atfork` child handler refreshes it in a forked child. Children of
+  /// `vfork` or `posix_spawn` skip the handler, but run no Swift before `exec`.
+  static var processID: Int32 {
+    _ = forkHandlerRegistration
+    return cachedProcessID.load(ordering: .relaxed)
+  }
+
+  private static let forkHandlerRegistration: Void = {
+    cachedProcessID.store(getpid(), ordering: .relaxed)
+    pthread_atfork(nil, nil) { cachedProcessID.store(getpid(), ordering: .relaxed) }
+  }()
 
   /// The soft `RLIMIT_MEMLOCK` in bytes, or nil when unlimited.
   static var lockedMemoryLimit: UInt64? {
@@ -78,3 +91,7 @@ enum Kernel {
     String(cString: strerror(code))
   }
 }
+
+/// The ID behind ``Kernel/processID``; global because a C fork handler cannot
+/// capture context.
+private let cachedProcessID = Atomic<Int32>(0)
