@@ -13,5 +13,6 @@ enum Registry {
     WindowBenchmarks(),
     EqualityBenchmarks(),
     LockedMemoryBenchmarks(),
+    PasswordHashBenchmarks(),
   ]
 }

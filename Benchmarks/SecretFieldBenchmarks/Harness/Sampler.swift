@@ -4,6 +4,15 @@
 struct Sampler {
   let plan: SamplingPlan
 
+  /// A sampler for operations that take milliseconds (Argon2id, a process
+  /// start): a twenty-fifth of the minimum samples, at least three, so a full
+  /// run stays within its time box and a quick one within a second.
+  var forSlowOperations: Sampler {
+    var plan = plan
+    plan.minimumSamples = max(3, plan.minimumSamples / 25)
+    return Sampler(plan: plan)
+  }
+
   /// What one variant measured: time per iteration, in nanoseconds.
   struct Measurement {
     /// The variant's label, as passed in.
