@@ -95,6 +95,6 @@ func makeField(
   mode: ObfuscationMode = .hidden
 ) throws -> SecretFieldState {
   var field = try SecretFieldState(policy: policy, limits: limits, obfuscationMode: mode)
-  if !text.isEmpty { try field.paste(text) }
+  if !text.isEmpty { try field.insert(text) }
   return field
 }
