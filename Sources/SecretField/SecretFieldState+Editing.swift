@@ -102,12 +102,15 @@ extension SecretFieldState {
       range.lowerBound >= 0 && range.upperBound <= count,
       "SecretFieldState: range \(range) out of bounds for \(count) characters")
     var typedClusters = 0
+    var isPrintableASCII = false
     if replacement.count > 0 {
       let inspection = UTF8Scalars.inspect(replacement)
       switch inspection.problem {
       case .invalidUTF8: return .failure(.invalidUTF8)
       case .controlCharacter: return .failure(.controlCharacter)
-      case nil: typedClusters = inspection.clusterCount
+      case nil:
+        typedClusters = inspection.clusterCount
+        isPrintableASCII = inspection.isPrintableASCII
       }
     }
     let bytes = index.byteRange(of: range)
@@ -115,9 +118,15 @@ extension SecretFieldState {
     {
       return .failure(.tooManyBytes(limit: limits.maxBytes))
     }
-    let splice = text.withUnsafeBytes { old in
-      index.planReplacement(of: range, in: old, with: replacement)
-    }
+    // Typing ASCII or deleting at the end needs no read window: one pair of
+    // protection changes per keystroke, for the write.
+    let splice =
+      index.planAtEndWithoutReading(
+        of: range, replacementCount: replacement.count,
+        replacementIsPrintableASCII: isPrintableASCII)
+      ?? text.withUnsafeBytes { old in
+        index.planReplacement(of: range, in: old, with: replacement)
+      }
     if replacement.count > 0 && splice.newCharacterCount > limits.maxCharacters {
       return .failure(.tooManyCharacters(limit: limits.maxCharacters))
     }

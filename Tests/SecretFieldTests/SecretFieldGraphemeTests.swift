@@ -95,4 +95,17 @@ struct SecretFieldGraphemeTests {
     #expect(field.count == 2)
     #expect(field.caret == 1)
   }
+
+  @Test("ASCII typed after a prepended mark (U+0600) joins it; after an ASCII letter it does not")
+  func prependJoinsASCII() throws {
+    var field = try makeField()
+    try field.insert("\u{0600}")
+    try field.insert("1")
+    #expect(field.count == 1)
+    try field.insert("2")
+    #expect(field.count == 2)
+    field.deleteBackward()
+    field.deleteBackward()
+    #expect(field.bytes == [])
+  }
 }

@@ -68,7 +68,7 @@ struct SecretFieldResidueTests {
         field.deleteBackward()
         field.select(4..<20)
         _ = try! field.copy { $0.count }
-        // Grow past the reserved 64 KiB (the text moves to a new region), then
+        // Grow past the reserved 8 KiB (the text moves to a new region), then
         // delete the filler (the marker moves down by more than its length).
         field.moveCaret(.start)
         try! field.paste(String(repeating: "=", count: 70_000))

@@ -114,6 +114,32 @@ struct ClusterIndex {
     return splice(keptPrefix, middle, resumeAt: offsets.count - 1, delta, newByteCount)
   }
 
+  /// The boundaries after an edit that ends at the end of the text, when they
+  /// follow from the index alone, so the text need not be opened:
+  /// - a deletion to the end keeps every boundary before it;
+  /// - printable ASCII appended after a one-byte character (ASCII, as control
+  ///   characters are refused) breaks before every byte: no grapheme rule joins
+  ///   ASCII to ASCII but CR LF.
+  ///
+  /// Uses only the cluster lengths the index already holds. Returns nil when the
+  /// text must be scanned.
+  func planAtEndWithoutReading(
+    of range: Range<Int>, replacementCount: Int, replacementIsPrintableASCII: Bool
+  ) -> Splice? {
+    guard range.upperBound == characterCount else { return nil }
+    let low = offsets[range.lowerBound]
+    if replacementCount > 0 {
+      let previousIsOneByte =
+        range.lowerBound == 0 || low - offsets[range.lowerBound - 1] == 1
+      guard replacementIsPrintableASCII && previousIsOneByte else { return nil }
+    }
+    return Splice(
+      keptPrefix: range.lowerBound + 1,
+      middle: Array(stride(from: low + 1, through: low + replacementCount, by: 1)),
+      resumeAt: offsets.count, delta: 0, newByteCount: low + replacementCount,
+      newCharacterCount: range.lowerBound + replacementCount)
+  }
+
   private func splice(
     _ keptPrefix: Int, _ middle: [Int], resumeAt: Int, _ delta: Int, _ newByteCount: Int
   ) -> Splice {

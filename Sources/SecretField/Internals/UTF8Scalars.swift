@@ -45,6 +45,8 @@ enum UTF8Scalars {
     var problem: Problem?
     /// How many grapheme clusters the text forms on its own, counted up to 2.
     var clusterCount: Int
+    /// True when every byte is printable ASCII (0x20 to 0x7E).
+    var isPrintableASCII = false
   }
 
   /// Checks that `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, no
@@ -55,16 +57,18 @@ enum UTF8Scalars {
     var recognizer = Unicode._CharacterRecognizer()
     var clusters = 0
     var offset = 0
+    var isPrintableASCII = true
     while offset < bytes.count {
       guard let length = validSequenceLength(bytes, at: offset) else {
         return Inspection(problem: .invalidUTF8, clusterCount: 0)
       }
       let (scalar, _) = decode(bytes, at: offset)
       if isControl(scalar) { return Inspection(problem: .controlCharacter, clusterCount: 0) }
+      if scalar.value > 0x7E { isPrintableASCII = false }
       if recognizer.hasBreak(before: scalar) && clusters < 2 { clusters += 1 }
       offset += length
     }
-    return Inspection(problem: nil, clusterCount: clusters)
+    return Inspection(problem: nil, clusterCount: clusters, isPrintableASCII: isPrintableASCII)
   }
 
   /// C0 controls, DEL and C1 controls: none belongs in a password typed or pasted.
