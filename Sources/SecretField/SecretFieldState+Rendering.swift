@@ -40,7 +40,7 @@ extension SecretFieldState {
   /// has become masked for capture since the line was rendered.
   ///
   /// - Precondition: the cell comes from a line rendered since the last edit
-  ///   (its character still has the same bytes range).
+  ///   (its character still has the same byte range).
   /// - Complexity: two `mprotect` calls.
   public func withRevealedBytes<Result: ~Copyable>(
     of cell: DisplayLine.Cell, _ body: (UnsafeRawBufferPointer) -> Result

@@ -88,7 +88,7 @@ struct SecretFieldPropertyTests {
 
     for step in 0..<60 {
       now += .milliseconds(Int.random(in: 0...1200, using: &random))
-      let operation = Int.random(in: 0..<100, using: &random)
+      let operation = Int.random(in: 0..<110, using: &random)
       var expected: FieldError.Code?
       var thrown: FieldError?
       let before = field.snapshot
@@ -214,10 +214,54 @@ struct SecretFieldPropertyTests {
               "cut handed \(String(describing: handed)), expected \(selected)", step, log)
           }
         }
-      default:
+      case 98..<100:
         log.append("clear")
         oracle.clear()
         field.clear()
+      case 100..<105:
+        // A host field showing glyphs: the selection replaced by new text, or a
+        // backspace when nothing is selected, as a masked snapshot.
+        let selected = oracle.selection
+        let text =
+          Bool.random(using: &random)
+          ? ""
+          : textPieces.randomElement(using: &random)! + (Bool.random(using: &random) ? "" : "x")
+        var replaced = selected
+        var caretAfterEdit: Int? = nil
+        if text.isEmpty && selected.isEmpty {
+          guard selected.lowerBound > 0 else { continue }
+          replaced = (selected.lowerBound - 1)..<selected.lowerBound
+          caretAfterEdit = replaced.lowerBound
+        }
+        let snapshot =
+          String(repeating: "•", count: replaced.lowerBound) + text
+          + String(repeating: "•", count: oracle.count - replaced.upperBound)
+        log.append("masked snapshot \(snapshot.debugDescription) from selection \(selected)")
+        expected = oracle.edit(replaced, with: text, kind: text.isEmpty ? .deletion : .typed(now))
+        var rebuilt: Range<Int>?
+        thrown = fieldError { () throws(FieldError) in
+          rebuilt = try field.applyMaskedSnapshot(
+            snapshot, previousSelection: selected, caretAfterEdit: caretAfterEdit, at: now)
+        }
+        if thrown == nil && rebuilt != replaced {
+          return failure("rebuilt \(String(describing: rebuilt)), expected \(replaced)", step, log)
+        }
+      default:
+        // A UIKit-style replacement of the selection, in UTF-16 units of the
+        // line as shown (masked cells one unit, revealed cells their own).
+        let selected = oracle.selection
+        let text = Bool.random(using: &random) ? "" : textPieces.randomElement(using: &random)!
+        let shown = Set(oracle.revealedIndices(at: now))
+        let characters = oracle.characters
+        let units = characters.indices.map { shown.contains($0) ? characters[$0].utf16.count : 1 }
+        let lower = units[..<selected.lowerBound].reduce(0, +)
+        let upper = lower + units[selected].reduce(0, +)
+        log.append("replace utf16 \(lower)..<\(upper) with \(text.debugDescription)")
+        expected = oracle.edit(selected, with: text, kind: .typed(now))
+        thrown = fieldError { () throws(FieldError) in
+          try field.replace(
+            utf16Range: lower..<upper, with: text, displayedAs: field.render(at: now), at: now)
+        }
       }
 
       if thrown?.code != expected {
