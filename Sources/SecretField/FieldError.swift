@@ -1,4 +1,4 @@
-public import SecureMemory
+import SecureMemory
 
 /// Why a field refused an edit or a request, in words a user can act on.
 ///
