@@ -13,7 +13,8 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "SecretField",
   products: [
-    .library(name: "SecureMemory", targets: ["SecureMemory"])
+    .library(name: "SecureMemory", targets: ["SecureMemory"]),
+    .library(name: "SecretField", targets: ["SecretField"]),
   ],
   targets: [
     .systemLibrary(
@@ -22,6 +23,7 @@ let package = Package(
       providers: [.apt(["libsodium-dev"]), .yum(["libsodium-devel"]), .brew(["libsodium"])]
     ),
     .target(name: "SecureMemory", dependencies: ["CSodium"], swiftSettings: swiftSettings),
+    .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
       dependencies: ["SecureMemory"],
@@ -37,6 +39,11 @@ let package = Package(
     .testTarget(
       name: "SecureMemoryTests",
       dependencies: ["SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SecretFieldTests",
+      dependencies: ["SecretField", "SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings
     ),
   ]

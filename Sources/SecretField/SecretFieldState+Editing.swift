@@ -1,0 +1,149 @@
+import SecureMemory
+
+extension SecretFieldState {
+  /// Inserts typed text, replacing the selection; the caret ends after it.
+  ///
+  /// `utf8` is read in place (for a terminal: inside the read window of the
+  /// secure buffer its bytes arrived in) and copied into the field's buffer by
+  /// `SecureBuffer.replaceSubrange`, never through ordinary memory. A combining
+  /// mark joins the character before it, so ``count`` may stay the same.
+  ///
+  /// Under ``ObfuscationMode/revealLastTyped(_:)``, when `utf8` forms exactly one
+  /// character, the field is focused and not masked for capture, the character
+  /// before the caret shows until `now` plus the mode's duration. Without `now`
+  /// nothing is revealed. Text of several characters is treated like a paste.
+  ///
+  /// - Parameters:
+  ///   - utf8: the text, as UTF-8.
+  ///   - now: when it was typed, for the last-typed reveal.
+  /// - Throws: ``FieldError`` for invalid UTF-8, a control character (C0, DEL,
+  ///   C1), text past ``limits``, or secure memory that cannot grow. The field is
+  ///   then unchanged.
+  /// - Complexity: O(`utf8.count` + the character before the caret) when typing
+  ///   at the end; O(characters after the caret) elsewhere, as their bytes move.
+  public mutating func insert(
+    _ utf8: UnsafeRawBufferPointer, at now: ContinuousClock.Instant? = nil
+  ) throws(FieldError) {
+    try edit(selection, replacingWith: utf8, kind: .typed(now))
+  }
+
+  /// Pastes text, replacing the selection, as one edit: the caret ends after it
+  /// and nothing of it is revealed as last typed.
+  ///
+  /// - Throws: ``FieldError`` under ``FieldPolicy/noPaste``, and as
+  ///   ``insert(_:at:)`` does. The field is then unchanged.
+  public mutating func paste(_ utf8: UnsafeRawBufferPointer) throws(FieldError) {
+    guard !policy.contains(.noPaste) else { throw .pasteRefused }
+    try edit(selection, replacingWith: utf8, kind: .pasted)
+  }
+
+  /// Deletes the selection, or else the whole character before the caret (a
+  /// family emoji, a flag, "e" with its accent).
+  public mutating func deleteBackward() {
+    deleteSelection(orElse: max(caret - 1, 0)..<caret)
+  }
+
+  /// Deletes the selection, or else the whole character after the caret.
+  public mutating func deleteForward() {
+    deleteSelection(orElse: caret..<min(caret + 1, count))
+  }
+
+  /// Deletes the selection, or else everything before the caret.
+  public mutating func deleteToStart() {
+    deleteSelection(orElse: 0..<caret)
+  }
+
+  /// Deletes the selection, or else everything after the caret.
+  public mutating func deleteToEnd() {
+    deleteSelection(orElse: caret..<count)
+  }
+
+  /// Deletes the selection, or else back to the start of the word before the
+  /// caret. While masked the whole content is one word, so this deletes to the
+  /// start: word boundaries would show where the spaces and symbols are.
+  public mutating func deleteWordBackward() {
+    deleteSelection(orElse: wordStart(before: caret)..<caret)
+  }
+
+  private mutating func deleteSelection(orElse fallback: Range<Int>) {
+    let range = selection.isEmpty ? fallback : selection
+    // Deleting never grows the buffer and takes no input, so it cannot fail.
+    try! edit(range, replacingWith: UnsafeRawBufferPointer(start: nil, count: 0), kind: .deletion)
+  }
+
+  /// What an edit is, for the last-typed reveal.
+  enum EditKind {
+    case typed(ContinuousClock.Instant?)
+    case pasted
+    case deletion
+  }
+
+  /// Replaces characters `range` with `replacement`, moves the caret after it and
+  /// collapses the selection there. All edits come here.
+  ///
+  /// The caret ends at the first character boundary at or after the end of the
+  /// inserted bytes: after the character they became part of, when they joined
+  /// one that follows (an "e" typed before a combining accent).
+  mutating func edit(
+    _ range: Range<Int>, replacingWith replacement: UnsafeRawBufferPointer, kind: EditKind
+  ) throws(FieldError) {
+    let outcome = applyEdit(range, replacement, kind)
+    wipeStack()
+    try outcome.get()
+  }
+
+  /// The work of ``edit(_:replacingWith:kind:)``, in its own frame so that
+  /// `wipeStack()` in the caller clears what decoding left on the stack.
+  @inline(never)
+  private mutating func applyEdit(
+    _ range: Range<Int>, _ replacement: UnsafeRawBufferPointer, _ kind: EditKind
+  ) -> Result<Void, FieldError> {
+    precondition(
+      range.lowerBound >= 0 && range.upperBound <= count,
+      "SecretFieldState: range \(range) out of bounds for \(count) characters")
+    var typedClusters = 0
+    var isPrintableASCII = false
+    if replacement.count > 0 {
+      let inspection = UTF8Scalars.inspect(replacement)
+      switch inspection.problem {
+      case .invalidUTF8: return .failure(.invalidUTF8)
+      case .controlCharacter: return .failure(.controlCharacter)
+      case nil:
+        typedClusters = inspection.clusterCount
+        isPrintableASCII = inspection.isPrintableASCII
+      }
+    }
+    let bytes = index.byteRange(of: range)
+    if replacement.count > 0 && index.byteCount - bytes.count + replacement.count > limits.maxBytes
+    {
+      return .failure(.tooManyBytes(limit: limits.maxBytes))
+    }
+    // Typing ASCII or deleting at the end needs no read window: one pair of
+    // protection changes per keystroke, for the write.
+    let splice =
+      index.planAtEndWithoutReading(
+        of: range, replacementCount: replacement.count,
+        replacementIsPrintableASCII: isPrintableASCII)
+      ?? text.withUnsafeBytes { old in
+        index.planReplacement(of: range, in: old, with: replacement)
+      }
+    if replacement.count > 0 && splice.newCharacterCount > limits.maxCharacters {
+      return .failure(.tooManyCharacters(limit: limits.maxCharacters))
+    }
+    do {
+      try text.replaceSubrange(bytes, with: replacement)
+    } catch {
+      return .failure(.memoryUnavailable(error))
+    }
+    index.apply(splice)
+    caret = index.firstBoundary(atOrAfter: bytes.lowerBound + replacement.count)
+    anchor = caret
+    lastTyped = nil
+    if case .typed(let now?) = kind, typedClusters == 1, caret > 0,
+      case .revealLastTyped(let duration) = obfuscationMode, isFocused, !isMaskedForCapture
+    {
+      lastTyped = LastTyped(index: caret - 1, until: now + duration)
+    }
+    return .success(())
+  }
+}

@@ -1,0 +1,96 @@
+import SecretField
+import SecureMemory
+import TestSupport
+import Testing
+
+/// The marker is typed into the field from secure memory, where it was unmasked
+/// in place, so its plain bytes exist nowhere else: every copy a scan finds is
+/// one the field made. Each scan runs in an exit-test child.
+@Suite("SecretField Residue: typed text leaves no copy behind")
+struct SecretFieldResidueTests {
+  @Test("control: a marker planted in an ordinary array is found")
+  func controlFindsArray() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      let before = try! ResidueScanner().scan(for: marker)
+      let planted = marker.plainBytesForControl()
+      let after = try! ResidueScanner().scan(for: marker)
+      withExtendedLifetime(planted) {}
+      #expect(before.copies == 0, "\(before)")
+      #expect(after.copies >= 1, "\(after)")
+    }
+  }
+
+  @Test("after a session of edits: one copy while alive, none after clear(), none after drop")
+  func sessionLeavesNoResidue() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      var source = try! SecureBuffer(capacity: 64)
+      marker.masked.withUnsafeBytes { try! source.append($0) }
+      source.withUnsafeMutableBytes { marker.unmask(in: $0) }
+
+      var field = try! SecretFieldState(
+        policy: [], limits: FieldLimits(maxCharacters: 200_000, maxBytes: 1 << 20),
+        obfuscationMode: .revealLastTyped())
+      var now = testEpoch
+      source.withUnsafeBytes { plain in
+        func piece(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+          UnsafeRawBufferPointer(rebasing: plain[range])
+        }
+        try! field.insert("--")
+        // Typed one key at a time, each shown as last typed and rendered.
+        for offset in 0..<8 {
+          now += .milliseconds(150)
+          try! field.insert(piece(offset..<offset + 1), at: now)
+          let line = field.render(at: now)
+          for cell in line.cells { _ = field.withRevealedBytes(of: cell) { $0.count } }
+        }
+        try! field.insert("##")
+        field.deleteBackward()
+        field.deleteBackward()
+        field.moveCaret(.start)
+        try! field.insert("...")
+        field.moveCaret(.end)
+        try! field.paste(piece(8..<16))
+        // Revealed: word moves and rendering decode scalars from the text.
+        try! field.toggleReveal()
+        field.moveCaret(.wordLeft)
+        field.moveCaret(.wordRight, extendingSelection: true)
+        let line = field.render(at: now)
+        for cell in line.cells { _ = field.withRevealedBytes(of: cell) { $0.count } }
+        try! field.toggleReveal()
+        field.moveCaret(.end)
+        for offset in stride(from: 16, to: 32, by: 3) {
+          try! field.insert(piece(offset..<min(offset + 3, 32)), at: now)
+        }
+        // A cluster typed after the marker and removed whole.
+        try! field.insert(" \u{301}")
+        field.deleteBackward()
+        field.select(4..<20)
+        _ = try! field.copy { $0.count }
+        // Grow past the reserved 8 KiB (the text moves to a new region), then
+        // delete the filler (the marker moves down by more than its length).
+        field.moveCaret(.start)
+        try! field.paste(String(repeating: "=", count: 70_000))
+        field.select(0..<70_000)
+        field.deleteBackward()
+      }
+      _ = consume source
+      // Checked by length only: copying the text out would plant a copy.
+      let length = field.utf8Count
+      #expect(length == 37)
+      let alive = try! ResidueScanner().scan(for: marker)
+
+      field.clear()
+      let cleared = try! ResidueScanner().scan(for: marker)
+      let count = field.count
+      _ = consume field
+      let dropped = try! ResidueScanner().scan(for: marker)
+
+      #expect(alive.copies == 1, "\(alive)")
+      #expect(count == 0)
+      #expect(cleared.copies == 0, "\(cleared)")
+      #expect(dropped.copies == 0, "\(dropped)")
+    }
+  }
+}
