@@ -32,7 +32,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "SecretFieldBenchmarks",
-      dependencies: ["SecureMemory", "CSodium"],
+      dependencies: ["SecretField", "SecureMemory", "CSodium"],
       path: "Benchmarks/SecretFieldBenchmarks",
       swiftSettings: swiftSettings
     ),

@@ -1,5 +1,5 @@
-/// BASELINE ONLY: the naive password model `keystroke_append_*` is compared
-/// with. It is neither safe nor correct, and SecretField exists to replace it.
+/// BASELINE ONLY: the naive password model `keystroke_append_*_vs_naive` is
+/// compared with. It is neither safe nor correct, and SecretField exists to replace it.
 ///
 /// This is the common SwiftUI workaround for a password field with a custom
 /// mask: the password lives in an ordinary `String`, the text field shows a
@@ -34,6 +34,11 @@ struct NaiveStringPasswordModel {
     var text = maskedText
     text.append(character)
     return text
+  }
+
+  /// The text a host field reports after a backspace at its end.
+  func displayedTextAfterDeletingBackward() -> String {
+    String(maskedText.dropLast())
   }
 
   /// Rebuilds the password from the text the field now displays, and the mask

@@ -31,6 +31,19 @@ struct RawSodiumRegion {
     self.size = size
   }
 
+  /// Allocates with `sodium_malloc(bytes.count)` and copies `bytes` in with
+  /// `memcpy`, as a C program storing a pasted secret would. The pages are left
+  /// read-write.
+  @inline(__always)
+  init(copying bytes: UnsafeRawBufferPointer) {
+    guard let start = sodium_malloc(bytes.count) else {
+      fatalError("sodium_malloc(\(bytes.count)) failed")
+    }
+    memcpy(start, bytes.baseAddress!, bytes.count)
+    self.start = start
+    self.size = bytes.count
+  }
+
   /// The page-aligned start of the data pages (canary and user bytes).
   var dataPages: UnsafeMutableRawPointer {
     let canary = UInt(bitPattern: start - Self.canaryCount)
@@ -66,9 +79,40 @@ struct RawSodiumRegion {
   @inline(__always)
   func protectReadOnly() { blackhole(Int(sodium_mprotect_readonly(start))) }
 
+  /// `sodium_mprotect_readwrite`: opens a write window.
+  @inline(__always)
+  func protectReadWrite() { blackhole(Int(sodium_mprotect_readwrite(start))) }
+
   /// `sodium_mprotect_noaccess`: closes a window.
   @inline(__always)
   func protectNoAccess() { blackhole(Int(sodium_mprotect_noaccess(start))) }
+
+  /// The floor of one protected edit: `sodium_mprotect_readwrite`, a one-byte
+  /// store at `offset`, `sodium_mprotect_noaccess`.
+  @inline(__always)
+  func storeInWriteWindow(_ byte: UInt8, at offset: Int) {
+    protectReadWrite()
+    start.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+    protectNoAccess()
+  }
+
+  /// The floor of one protected insert or deletion in the middle, inside one
+  /// `sodium_mprotect_readwrite` / `sodium_mprotect_noaccess` pair: with a
+  /// `byte`, `memmove` the `tailCount` bytes at `offset` one byte right and
+  /// store `byte` at `offset`; without, move the tail after `offset` one byte
+  /// left and zero the byte freed at its end.
+  @inline(__always)
+  func moveTailInWriteWindow(at offset: Int, tailCount: Int, inserting byte: UInt8?) {
+    protectReadWrite()
+    if let byte {
+      memmove(start + offset + 1, start + offset, tailCount)
+      start.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+    } else {
+      memmove(start + offset, start + offset + 1, tailCount)
+      start.storeBytes(of: 0, toByteOffset: offset + tailCount, as: UInt8.self)
+    }
+    protectNoAccess()
+  }
 
   /// `sodium_free`: checks the canary, wipes, unlocks and unmaps.
   @inline(__always)

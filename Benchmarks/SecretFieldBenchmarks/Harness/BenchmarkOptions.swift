@@ -1,7 +1,7 @@
 /// The command line: `[--quick] [--filter NAME] [--json PATH] [--help]`.
 ///
 /// Parsed by hand: the target has no dependency outside the package, so that
-/// nothing but SecureMemory and libsodium sits in what it measures.
+/// nothing but SecretField, SecureMemory and libsodium sits in what it measures.
 struct BenchmarkOptions: Equatable {
   /// Run every benchmark briefly (``SamplingPlan/quick``).
   var quick = false

@@ -35,7 +35,52 @@ struct Sampler {
   ) -> [Measurement] {
     precondition(!labels.isEmpty, "Sampler.measure needs at least one variant")
     let batches = warmUp(variants: labels.count, run: run)
+    return sample(labels, batches: batches) { variant, iterations in
+      let start = MonotonicClock.now()
+      run(variant, iterations)
+      return MonotonicClock.now() - start
+    }
+  }
 
+  /// Measures variants whose one iteration is long (a paste of a megabyte) and
+  /// needs fresh state: every sample is a single iteration, with `prepare`
+  /// run before the clock starts and `finish` after it stops, so neither is
+  /// timed.
+  ///
+  /// `run(variant)` performs one iteration of the variant at index `variant`
+  /// on what `prepare(variant)` made; `finish(variant)` feeds the outcome to
+  /// ``blackhole(_:)`` and releases it.
+  ///
+  /// - Complexity: runs for about `plan.warmUp + plan.timeBox`, and at least
+  ///   `plan.minimumSamples` iterations of each variant.
+  func measureSingleIterations(
+    _ labels: [String], prepare: (_ variant: Int) -> Void, run: (_ variant: Int) -> Void,
+    finish: (_ variant: Int) -> Void
+  ) -> [Measurement] {
+    precondition(!labels.isEmpty, "Sampler.measureSingleIterations needs at least one variant")
+    func timed(_ variant: Int) -> UInt64 {
+      prepare(variant)
+      let start = MonotonicClock.now()
+      run(variant)
+      let elapsed = MonotonicClock.now() - start
+      finish(variant)
+      return elapsed
+    }
+    let deadline = MonotonicClock.now() + plan.warmUp.nanoseconds
+    repeat {
+      for variant in labels.indices { _ = timed(variant) }
+    } while MonotonicClock.now() < deadline
+    return sample(labels, batches: Array(repeating: 1, count: labels.count)) { variant, _ in
+      timed(variant)
+    }
+  }
+
+  /// Takes samples of every variant in rounds until the plan is met; `timedRun`
+  /// runs a batch and returns the nanoseconds it took.
+  private func sample(
+    _ labels: [String], batches: [Int],
+    timedRun: (_ variant: Int, _ iterations: Int) -> UInt64
+  ) -> [Measurement] {
     var samples = Array(repeating: [Double](), count: labels.count)
     for index in samples.indices { samples[index].reserveCapacity(plan.minimumSamples) }
     let deadline = MonotonicClock.now() + plan.timeBox.nanoseconds
@@ -50,10 +95,8 @@ struct Sampler {
       for step in labels.indices {
         let variant = (rounds + step) % labels.count
         let iterations = batches[variant]
-        let start = MonotonicClock.now()
-        run(variant, iterations)
-        let end = MonotonicClock.now()
-        samples[variant].append(Double(end - start) / Double(iterations))
+        let elapsed = timedRun(variant, iterations)
+        samples[variant].append(Double(elapsed) / Double(iterations))
       }
       rounds += 1
     }

@@ -22,6 +22,18 @@ struct Summary: Sendable {
     sampleCount = sorted.count
   }
 
+  /// The same summary with every figure divided by `divisor`: per byte instead
+  /// of per paste, say.
+  func divided(by divisor: Double) -> Summary {
+    Summary(median: median / divisor, p99: p99 / divisor, sampleCount: sampleCount)
+  }
+
+  private init(median: Double, p99: Double, sampleCount: Int) {
+    self.median = median
+    self.p99 = p99
+    self.sampleCount = sampleCount
+  }
+
   /// A summary of one figure that has no spread: a count or a mean from one pass.
   init(single value: Double) {
     median = value
