@@ -13,7 +13,8 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "SecretField",
   products: [
-    .library(name: "SecureMemory", targets: ["SecureMemory"])
+    .library(name: "SecureMemory", targets: ["SecureMemory"]),
+    .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
   ],
   targets: [
     .systemLibrary(
@@ -22,6 +23,7 @@ let package = Package(
       providers: [.apt(["libsodium-dev"]), .yum(["libsodium-devel"]), .brew(["libsodium"])]
     ),
     .target(name: "SecureMemory", dependencies: ["CSodium"], swiftSettings: swiftSettings),
+    .target(name: "SecretFieldCLI", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
       dependencies: ["SecureMemory"],
@@ -31,6 +33,11 @@ let package = Package(
     .testTarget(
       name: "SecureMemoryTests",
       dependencies: ["SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "PinentryTests",
+      dependencies: ["SecretFieldCLI", "SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings
     ),
   ]
