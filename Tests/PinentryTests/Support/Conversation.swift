@@ -4,7 +4,7 @@ import Testing
 
 /// A pipe whose ends close when the test is done with them.
 final class Pipe {
-  let readEnd: Int32
+  var readEnd: Int32
   var writeEnd: Int32
 
   /// A pipe that holds `capacity` bytes, so a session can run to its end
@@ -12,6 +12,10 @@ final class Pipe {
   init(capacity: Int32 = 1 << 20) throws {
     var ends: [Int32] = [0, 0]
     try #require(pipe(&ends) == 0)
+    // Close-on-exec, so a spawned program inherits only the ends mapped to its
+    // standard descriptors. (pipe2 would do it atomically; Glibc's module does
+    // not export it.)
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     readEnd = ends[0]
     writeEnd = ends[1]
     // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7), which Glibc's module does not export.
@@ -41,13 +45,18 @@ final class Pipe {
     return received
   }
 
+  func closeReadEnd() {
+    if readEnd >= 0 { close(readEnd) }
+    readEnd = -1
+  }
+
   func closeWriteEnd() {
     if writeEnd >= 0 { close(writeEnd) }
     writeEnd = -1
   }
 
   deinit {
-    close(readEnd)
+    closeReadEnd()
     closeWriteEnd()
   }
 }
