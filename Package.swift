@@ -35,9 +35,15 @@ let package = Package(
       dependencies: ["SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings
     ),
+    .executableTarget(
+      name: "PinentryScripted",
+      dependencies: ["SecretFieldCLI", "SecureMemory"],
+      path: "Tests/PinentryScripted",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "PinentryTests",
-      dependencies: ["SecretFieldCLI", "SecureMemory", "TestSupport"],
+      dependencies: ["SecretFieldCLI", "SecureMemory", "TestSupport", "PinentryScripted"],
       swiftSettings: swiftSettings
     ),
   ]

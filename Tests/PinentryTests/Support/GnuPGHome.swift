@@ -16,13 +16,32 @@ final class GnuPGHome {
     path = String(cString: made)
     let configuration =
       (["pinentry-program \(pinentryProgram)"] + agentOptions).joined(separator: "\n") + "\n"
-    let file = open(path + "/gpg-agent.conf", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard file >= 0 else { throw HarnessError(what: "open gpg-agent.conf", errno: errno) }
+    try writeFile("gpg-agent.conf", Array(configuration.utf8))
+  }
+
+  /// Writes `bytes` to the file `name` in the home.
+  func writeFile(_ name: String, _ bytes: [UInt8]) throws {
+    let file = open(path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard file >= 0 else { throw HarnessError(what: "open \(name)", errno: errno) }
     defer { close(file) }
-    let bytes = Array(configuration.utf8)
     guard write(file, bytes, bytes.count) == bytes.count else {
-      throw HarnessError(what: "write gpg-agent.conf", errno: errno)
+      throw HarnessError(what: "write \(name)", errno: errno)
     }
+  }
+
+  /// The text of the file `name` in the home, empty when there is none.
+  func readFile(_ name: String) -> String {
+    let file = open(path + "/" + name, O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return "" }
+    defer { close(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let got = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+      if got <= 0 { break }
+      bytes += chunk[0..<got]
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The environment GnuPG's tools run with: this home and nothing of ours,
