@@ -15,6 +15,7 @@ let package = Package(
   products: [
     .library(name: "SecureMemory", targets: ["SecureMemory"]),
     .library(name: "SecretField", targets: ["SecretField"]),
+    .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
   ],
   targets: [
     .systemLibrary(
@@ -24,6 +25,7 @@ let package = Package(
     ),
     .target(name: "SecureMemory", dependencies: ["CSodium"], swiftSettings: swiftSettings),
     .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    .target(name: "SecretFieldCLI", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
       dependencies: ["SecureMemory"],
@@ -44,6 +46,17 @@ let package = Package(
     .testTarget(
       name: "SecretFieldTests",
       dependencies: ["SecretField", "SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "PinentryScripted",
+      dependencies: ["SecretFieldCLI", "SecureMemory"],
+      path: "Tests/PinentryScripted",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "PinentryTests",
+      dependencies: ["SecretFieldCLI", "SecureMemory", "TestSupport", "PinentryScripted"],
       swiftSettings: swiftSettings
     ),
   ]

@@ -1,0 +1,125 @@
+public import SecureMemory
+
+/// The client's answer to an `INQUIRE`.
+public enum InquiryAnswer: ~Copyable {
+  /// The data of the client's `D` lines, percent-decoded into secure memory,
+  /// ended by `END`. Empty when the client sent `END` alone.
+  case data(SecureBuffer)
+  /// The client answered `CAN` (or `ERR`), sent more than the inquiry takes, or
+  /// a line too long to read.
+  case cancelled
+  /// The client closed its end before it finished the answer.
+  case endOfInput
+}
+
+extension AssuanConnection {
+  /// Sends `INQUIRE <keyword> [<arguments>]` and reads the client's answer.
+  ///
+  /// While the answer is read, comment and empty lines are skipped and other
+  /// commands are ignored, as pinentry does; `END` ends it, `CAN` (and `ERR`)
+  /// cancel it.
+  ///
+  /// - Parameters:
+  ///   - keyword: the inquiry's keyword, such as `QUALITY`.
+  ///   - arguments: text after the keyword; it must hold no line break.
+  ///   - maximumDataCount: the most decoded bytes the answer may carry; a
+  ///     longer answer is read to its end and reported as cancelled.
+  /// - Throws: ``PinentryError`` when reading or writing fails.
+  public func inquire(
+    _ keyword: String, arguments: String? = nil, maximumDataCount: Int = 4096
+  ) throws(PinentryError) -> InquiryAnswer {
+    try send(.inquire(keyword, arguments))
+    return try readInquiryAnswer(maximumDataCount: maximumDataCount)
+  }
+
+  /// Sends `INQUIRE <keyword> <secret, plus-escaped>` and reads the client's
+  /// answer, as pinentry's quality inquiry does.
+  ///
+  /// The line is built in secure memory, written, and wiped. `secretRange`
+  /// selects the bytes to send; the escaped line must fit in
+  /// ``AssuanLine/maximumLength`` bytes, so at most
+  /// `(1000 - 10 - keyword.utf8.count) / 3` bytes can be sent.
+  ///
+  /// - Throws: ``PinentryError`` when reading or writing fails.
+  public func inquire(
+    _ keyword: String, secretArgument secret: borrowing SecureBuffer,
+    range secretRange: Range<Int>? = nil, maximumDataCount: Int = 4096
+  ) throws(PinentryError) -> InquiryAnswer {
+    let range = secretRange ?? 0..<secret.count
+    let head = Array("INQUIRE \(keyword) ".utf8)
+    precondition(
+      head.count + range.count * 3 + 1 <= AssuanLine.maximumLength,
+      "AssuanConnection: \(range.count) secret bytes may not fit one INQUIRE line")
+    precondition(
+      range.lowerBound >= 0 && range.upperBound <= secret.count,
+      "AssuanConnection: range \(range) out of bounds for count \(secret.count)")
+    try write { buffer throws(SecureMemoryError) in
+      try AssuanEscaping.append(head, to: &buffer)
+      try secret.withUnsafeBytes { raw throws(SecureMemoryError) in
+        try AssuanEscaping.appendPlusEscaped(
+          UnsafeRawBufferPointer(rebasing: raw[range]), to: &buffer)
+      }
+      try AssuanEscaping.appendConstant("\n", to: &buffer)
+    }
+    return try readInquiryAnswer(maximumDataCount: maximumDataCount)
+  }
+
+  /// What one line of an inquiry answer does.
+  private enum AnswerStep {
+    case proceed, end, cancel
+  }
+
+  func readInquiryAnswer(maximumDataCount: Int) throws(PinentryError) -> InquiryAnswer {
+    var data: SecureBuffer
+    do { data = try SecureBuffer(capacity: min(maximumDataCount, AssuanLine.maximumLength)) } catch
+    {
+      throw .memory(error)
+    }
+    var isUsable = true
+    while true {
+      var memoryFailure: SecureMemoryError?
+      let event = try withNextLine { line -> AnswerStep in
+        var line = line
+        if line.last == UInt8(ascii: "\r") {
+          line = UnsafeRawBufferPointer(rebasing: line.dropLast())
+        }
+        if Self.hasKeyword("END", line) { return .end }
+        if Self.hasKeyword("CAN", line) || Self.hasKeyword("ERR", line) { return .cancel }
+        guard line.count >= 2, line[0] == UInt8(ascii: "D"), line[1] == UInt8(ascii: " "), isUsable
+        else { return .proceed }
+        let escaped = UnsafeRawBufferPointer(rebasing: line[2...])
+        // Decoding never grows data, so an escaped length within the limit
+        // stays within it; past it, count exactly.
+        let before = data.count
+        do throws(SecureMemoryError) {
+          try AssuanEscaping.appendPercentDecoded(escaped, to: &data)
+        } catch {
+          memoryFailure = error
+          return .proceed
+        }
+        if data.count > maximumDataCount {
+          data.removeSubrange(before..<data.count)
+          isUsable = false
+        }
+        return .proceed
+      }
+      if let memoryFailure { throw .memory(memoryFailure) }
+      switch consume event {
+      case .line(.proceed): continue
+      case .line(.end): return isUsable ? .data(data) : .cancelled
+      case .line(.cancel): return .cancelled
+      case .tooLong: isUsable = false
+      case .endOfInput: return .endOfInput
+      }
+    }
+  }
+
+  /// True when `line` is `keyword` alone or `keyword` and a space, as pinentry
+  /// recognises `END` and `CAN` in an inquiry answer.
+  private static func hasKeyword(_ keyword: StaticString, _ line: UnsafeRawBufferPointer) -> Bool {
+    let count = keyword.utf8CodeUnitCount
+    guard line.count >= count else { return false }
+    let matches = (0..<count).allSatisfy { line[$0] == keyword.utf8Start[$0] }
+    return matches && (line.count == count || line[count] == UInt8(ascii: " "))
+  }
+}

@@ -1,0 +1,122 @@
+import Glibc
+
+/// A program started with `posix_spawn`, its standard descriptors mapped to
+/// descriptors the test owns.
+final class ChildProcess {
+  let processID: pid_t
+  private var status: Int32?
+
+  /// Starts `path` with `arguments`, `environment` (`NAME=value`), and the
+  /// child's descriptors 0, 1 and 2 taken from `standardInput`,
+  /// `standardOutput` and `standardError` (nil leaves it as ours). The test's
+  /// other descriptors are not inherited where they are close-on-exec.
+  init(
+    _ path: String, arguments: [String] = [], environment: [String],
+    standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil
+  ) throws {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for (source, target) in [(standardInput, 0), (standardOutput, 1), (standardError, 2)] {
+      if let source { posix_spawn_file_actions_adddup2(&actions, source, Int32(target)) }
+    }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid = pid_t()
+    let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    guard result == 0 else { throw HarnessError(what: "posix_spawn \(path)", errno: result) }
+    processID = pid
+  }
+
+  /// Waits for the child to end and returns its wait status.
+  @discardableResult
+  func wait() -> Int32 {
+    if let status { return status }
+    var raw: Int32 = 0
+    while waitpid(processID, &raw, 0) < 0 && errno == EINTR {}
+    status = raw
+    return raw
+  }
+
+  /// The exit code, when the child exited normally.
+  var exitCode: Int32? {
+    let raw = wait()
+    return raw & 0x7F == 0 ? (raw >> 8) & 0xFF : nil
+  }
+
+  deinit {
+    if status == nil {
+      kill(processID, SIGKILL)
+      wait()
+    }
+  }
+}
+
+/// A pseudo-terminal pair: the test holds the master, a program under test
+/// opens the slave by its name.
+final class PseudoTerminal {
+  let master: Int32
+  let slaveName: String
+  /// Everything the program has drawn so far.
+  private(set) var screen: [UInt8] = []
+
+  init() throws {
+    // What posix_openpt, unlockpt and ptsname do, which Glibc's module does not
+    // export: open the multiplexer, unlock the slave (TIOCSPTLCK), ask its
+    // number (TIOCGPTN). grantpt has nothing to do with devpts.
+    master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard master >= 0 else { throw HarnessError(what: "open /dev/ptmx", errno: errno) }
+    var locked: Int32 = 0
+    var number: UInt32 = 0
+    guard ioctl(master, UInt(0x4004_5431), &locked) == 0,
+      ioctl(master, UInt(0x8004_5430), &number) == 0
+    else {
+      let failure = errno
+      close(master)
+      throw HarnessError(what: "unlocking the pseudo-terminal", errno: failure)
+    }
+    slaveName = "/dev/pts/\(number)"
+  }
+
+  /// Reads what the program drew, waiting up to `timeout` milliseconds for the
+  /// first bytes; returns false when nothing came.
+  @discardableResult
+  func drain(timeout: Int32) -> Bool {
+    var request = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+    var got = false
+    var wait = timeout
+    while poll(&request, 1, wait) > 0 {
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      let count = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      screen += chunk[0..<count]
+      got = true
+      wait = 0
+    }
+    return got
+  }
+
+  /// Drains until the screen shows `text`, for at most `attempts` waits of a
+  /// tenth of a second each (a bound for a broken program, not a timing claim).
+  func waitForScreen(containing text: String, attempts: Int = 100) -> Bool {
+    let needle = Array(text.utf8)
+    for _ in 0..<attempts {
+      if screen.firstRange(of: needle) != nil { return true }
+      drain(timeout: 100)
+    }
+    return screen.firstRange(of: needle) != nil
+  }
+
+  deinit { close(master) }
+}
+
+/// A system call a test harness needed failed.
+struct HarnessError: Error, CustomStringConvertible {
+  let what: String
+  let errno: Int32
+  var description: String { "\(what): \(String(cString: strerror(errno)))" }
+}
