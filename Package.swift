@@ -13,7 +13,8 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "SecretField",
   products: [
-    .library(name: "SecureMemory", targets: ["SecureMemory"])
+    .library(name: "SecureMemory", targets: ["SecureMemory"]),
+    .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
   ],
   targets: [
     .systemLibrary(
@@ -22,6 +23,8 @@ let package = Package(
       providers: [.apt(["libsodium-dev"]), .yum(["libsodium-devel"]), .brew(["libsodium"])]
     ),
     .target(name: "SecureMemory", dependencies: ["CSodium"], swiftSettings: swiftSettings),
+    .target(
+      name: "SecretFieldTerminal", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
       dependencies: ["SecureMemory"],

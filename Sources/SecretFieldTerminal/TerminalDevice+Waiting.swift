@@ -1,0 +1,43 @@
+/// What woke ``TerminalDevice/waitForInput(or:until:)``.
+public struct Readiness: OptionSet, Sendable, Hashable {
+  /// The raw value: one bit per source.
+  public let rawValue: Int
+  /// A set from its raw value.
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// The terminal has bytes to read (or hung up: the read will say).
+  public static let input = Readiness(rawValue: 1 << 0)
+  /// A signal is waiting in the relay (or interrupted the wait).
+  public static let signal = Readiness(rawValue: 1 << 1)
+}
+
+extension TerminalDevice {
+  /// Waits in one `poll(2)` for the terminal to have input or a signal to
+  /// arrive, until `deadline` (nil: without limit). Empty when the deadline
+  /// passed.
+  ///
+  /// The prompt's main loop: the relay's pipe and the terminal side by side,
+  /// so a signal is handled at once even while no key comes.
+  ///
+  /// - Throws: ``PromptError`` with code `readFailed` when `poll` fails.
+  public func waitForInput(
+    or relay: borrowing SignalRelay, until deadline: ContinuousClock.Instant?
+  ) throws(PromptError) -> Readiness {
+    var milliseconds: Int32 = -1
+    if let deadline {
+      let (seconds, attoseconds) = (deadline - .now).components
+      let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+      milliseconds = Int32(clamping: max(0, total))
+    }
+    switch Platform.poll([descriptor, relay.descriptor], timeoutMilliseconds: milliseconds) {
+    case .failure(let errno):
+      throw .readFailed(errno: errno.code, errno.description)
+    case .success(let result):
+      if result.interrupted { return .signal }
+      var readiness: Readiness = []
+      if result.readable[0] { readiness.insert(.input) }
+      if result.readable[1] { readiness.insert(.signal) }
+      return readiness
+    }
+  }
+}
