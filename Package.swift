@@ -32,6 +32,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "SecretFieldTerminalTests",
+      dependencies: ["SecretFieldTerminal", "SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "SecureMemoryTests",
       dependencies: ["SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings

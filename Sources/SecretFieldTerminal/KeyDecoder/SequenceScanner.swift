@@ -110,8 +110,13 @@ enum SequenceScanner {
     if offset > 0 { return .text(length: offset) }
     switch character(in: bytes, at: 0) {
     case .valid(let length, _): return .event(.unknownSequence, length: length)  // a C1 control
-    case .invalid(let length): return .event(.invalidText, length: length)
     case .incomplete: return .incomplete(.character)
+    case .invalid(var length):
+      // One event for a run of bad bytes: one bell, not one per byte.
+      while length < bytes.count, case .invalid(let more) = character(in: bytes, at: length) {
+        length += more
+      }
+      return .event(.invalidText, length: length)
     }
   }
 
