@@ -31,9 +31,16 @@ let package = Package(
       path: "Tests/TestSupport",
       swiftSettings: swiftSettings
     ),
+    .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "pty-probe",
+      dependencies: ["SecretFieldTerminal", "SecureMemory"],
+      path: "Tests/PTYProbe",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "SecretFieldTerminalTests",
-      dependencies: ["SecretFieldTerminal", "SecureMemory", "TestSupport"],
+      dependencies: ["SecretFieldTerminal", "SecureMemory", "TestSupport", "PTYSupport", "pty-probe"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
