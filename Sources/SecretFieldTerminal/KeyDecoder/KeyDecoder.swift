@@ -104,10 +104,14 @@ public struct KeyDecoder: ~Copyable {
   /// Lends the bytes of the last ``KeyEvent/text`` or ``KeyEvent/paste`` event,
   /// read-only, inside a window on the secure payload. Valid until the next
   /// ``next(at:)``, which wipes them.
+  ///
+  /// Lends an empty buffer when the last event had no payload, so a paste still
+  /// being gathered is never seen half-way.
   public func withPayload<Result: ~Copyable, Failure: Error>(
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try payload.withUnsafeBytes(body)
+    guard payloadDelivered else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    return try payload.withUnsafeBytes(body)
   }
 
   /// How many bytes the last text or paste event has.
