@@ -59,9 +59,7 @@ struct PTYProbe {
           }
         }
         if readiness.contains(.input) {
-          let descriptor = terminal.descriptor
-          let outcome = try decoder.receive { try $0.read(from: descriptor, timeout: .zero) }
-          if outcome == .endOfFile { exit(4) }
+          if try terminal.read(into: &decoder) == .endOfFile { exit(4) }
         }
         deadline = nil
         decoding: while true {

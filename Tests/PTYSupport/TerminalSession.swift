@@ -189,6 +189,27 @@ public final class TerminalSession {
     try TerminalAttributes.read(from: slave)
   }
 
+  /// Sets the pty's termios from outside (`tcsetattr` on the slave), as a shell
+  /// does when a job stops: it puts its own modes back.
+  public func setAttributes(_ attributes: TerminalAttributes) throws {
+    var raw = termios()
+    guard tcgetattr(slave, &raw) == 0 else {
+      throw HarnessError("tcgetattr failed: \(String(cString: strerror(errno)))")
+    }
+    raw.c_iflag = attributes.inputFlags
+    raw.c_oflag = attributes.outputFlags
+    raw.c_cflag = attributes.controlFlags
+    raw.c_lflag = attributes.localFlags
+    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+      for (index, value) in attributes.controlCharacters.enumerated() where index < cc.count {
+        cc[index] = value
+      }
+    }
+    guard tcsetattr(slave, TCSANOW, &raw) == 0 else {
+      throw HarnessError("tcsetattr failed: \(String(cString: strerror(errno)))")
+    }
+  }
+
   /// Sends `signal` to the program's process group, as the terminal driver or a
   /// shell's `kill %1` would.
   public func send(signal: Int32) throws {

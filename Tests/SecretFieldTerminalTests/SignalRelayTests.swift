@@ -74,6 +74,16 @@ struct SignalRelayTests {
     }
   }
 
+  @Test("a second relay while one is installed traps")
+  func secondRelayTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let first = try! SignalRelay()
+      let second = try! SignalRelay()
+      // Borrow both after: a noncopyable value ends at its last use.
+      _ = first.descriptor + second.descriptor
+    }
+  }
+
   @Test("dieBy ends the process by that very signal")
   func diesBySignal() async {
     await #expect(processExitsWith: .signal(SIGTERM)) {

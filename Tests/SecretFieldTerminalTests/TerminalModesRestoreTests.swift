@@ -107,6 +107,24 @@ struct TerminalModesRestoreTests {
     #expect(try session.waitForExit() == .exited(0))
   }
 
+  @Test(
+    "after SIGSTOP (which it cannot see) and a shell resetting the modes, SIGCONT brings raw mode back",
+    arguments: Restoring.allCases)
+  func uncatchableStop(_ restoring: Restoring) throws {
+    let session = try startProbe(restoring.arguments)
+    try session.send(signal: SIGSTOP)
+    #expect(try session.waitForStatus() == .stopped(SIGSTOP))
+    try session.setAttributes(session.initialAttributes)
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForStatus() == .continued)
+    try session.waitForText("resumed")
+    let resumed = try session.attributes()
+    switch restoring {
+    case .restores: #expect(resumed.isRaw, "\(resumed)")
+    case .control: #expect(!resumed.isRaw, "\(resumed)")
+    }
+  }
+
   @Test("kitty keyboard flags pushed are popped at exit", arguments: Restoring.allCases)
   func keyboardFlagsPopped(_ restoring: Restoring) throws {
     var options = TerminalSession.Options()

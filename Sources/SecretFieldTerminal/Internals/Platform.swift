@@ -52,8 +52,8 @@ enum Platform {
     return .success((ends[0], ends[1]))
   }
 
-  /// Reads what is there without waiting; nil when nothing is (`EAGAIN`) or at
-  /// end of file.
+  /// Reads what is there from a non-blocking descriptor; 0 when nothing is
+  /// (`EAGAIN`) or at end of file.
   static func readAvailable(_ descriptor: Int32, into bytes: UnsafeMutableRawBufferPointer) -> Int {
     while true {
       let got = Glibc.read(descriptor, bytes.baseAddress, bytes.count)

@@ -74,8 +74,13 @@ extension TerminalDevice {
   /// Enters raw mode again with what was asked before, after the process was
   /// stopped and continued (`SIGCONT`).
   ///
-  /// Reads the termios afresh: while the prompt was stopped the shell may have
-  /// changed them, and those are what to restore at the end.
+  /// After a stop the prompt saw (TSTP, TTIN, TTOU: the modes were restored
+  /// first), reads the termios afresh, since the shell may have changed them
+  /// while the prompt was stopped and those are what to restore at the end.
+  /// After a stop it could not see (`SIGSTOP`, so raw mode is still on in the
+  /// record), sets raw mode and the reports again: a shell such as bash puts
+  /// its own modes back while a job is stopped. Keyboard flags are not pushed
+  /// twice.
   ///
   /// - Returns: false, changing nothing, when the process is not in the
   ///   foreground (it was continued with `bg`); stop again and wait for the next
@@ -83,6 +88,16 @@ extension TerminalDevice {
   /// - Throws: ``PromptError`` as ``enterRawMode(features:)``.
   public mutating func resumeRawMode() throws(PromptError) -> Bool {
     guard isForeground else { return false }
+    if changedModes.isRaw, let original {
+      if let failure = Platform.setAttributesFlushingInput(descriptor, original.rawMode) {
+        throw .modesFailed("switch off echo", errno: failure)
+      }
+      var sequences = ""
+      if changedModes.bracketedPaste { sequences += ControlSequence.enableBracketedPaste }
+      if changedModes.focusReporting { sequences += ControlSequence.enableFocusReporting }
+      try write(sequences)
+      return true
+    }
     try enterRawMode(features: requestedFeatures)
     if let flags = requestedKeyboardFlags { try pushKeyboardFlags(flags) }
     return true

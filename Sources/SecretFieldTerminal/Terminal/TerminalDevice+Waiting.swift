@@ -1,3 +1,5 @@
+public import SecureMemory
+
 extension TerminalDevice {
   /// Waits in one `poll(2)` for the terminal to have input or a signal to
   /// arrive, until `deadline` (nil: without limit). Empty when the deadline
@@ -25,6 +27,24 @@ extension TerminalDevice {
       if result.readable[0] { readiness.insert(.input) }
       if result.readable[1] { readiness.insert(.signal) }
       return readiness
+    }
+  }
+
+  /// Reads what the terminal has into the decoder's secure input: one `read(2)`
+  /// straight into secure memory (`SecureBuffer.read(from:maximumCount:timeout:)`),
+  /// without waiting. Call it when ``waitForInput(or:until:)`` reported input.
+  ///
+  /// - Returns: what the read found; `.endOfFile` means the terminal hung up.
+  /// - Throws: ``PromptError`` with code `readFailed`.
+  public func read(
+    into decoder: inout KeyDecoder, maximumCount: Int = 256
+  ) throws(PromptError) -> ReadOutcome {
+    do {
+      return try decoder.receive { input throws(SecureMemoryError) in
+        try input.read(from: descriptor, maximumCount: maximumCount, timeout: .zero)
+      }
+    } catch {
+      throw .readFailed(errno: error.errno, error.description)
     }
   }
 }
