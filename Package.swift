@@ -15,6 +15,7 @@ let package = Package(
   products: [
     .library(name: "SecureMemory", targets: ["SecureMemory"]),
     .library(name: "SecretField", targets: ["SecretField"]),
+    .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
   ],
   targets: [
@@ -25,17 +26,34 @@ let package = Package(
     ),
     .target(name: "SecureMemory", dependencies: ["CSodium"], swiftSettings: swiftSettings),
     .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
-    .target(name: "SecretFieldCLI", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    .target(
+      name: "SecretFieldTerminal", dependencies: ["SecretField", "SecureMemory"],
+      swiftSettings: swiftSettings),
+    .target(
+      name: "SecretFieldCLI", dependencies: ["SecretFieldTerminal", "SecretField", "SecureMemory"],
+      swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
       dependencies: ["SecureMemory"],
       path: "Tests/TestSupport",
       swiftSettings: swiftSettings
     ),
+    .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
     .executableTarget(
       name: "SecretFieldBenchmarks",
       dependencies: ["SecretField", "SecureMemory", "CSodium"],
       path: "Benchmarks/SecretFieldBenchmarks",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "pty-probe",
+      dependencies: ["SecretFieldTerminal", "SecureMemory"],
+      path: "Tests/PTYProbe",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SecretFieldTerminalTests",
+      dependencies: ["SecretFieldTerminal", "SecureMemory", "TestSupport", "PTYSupport", "pty-probe"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

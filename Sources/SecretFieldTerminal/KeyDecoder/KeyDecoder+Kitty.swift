@@ -1,0 +1,68 @@
+import SecureMemory
+
+extension KeyDecoder {
+  /// The event of a kitty protocol key press, with its text (if any) written
+  /// into the payload.
+  ///
+  /// Shortcuts match with the lock bits (caps lock, num lock) masked off, so
+  /// Ctrl+C cancels with caps lock on. Text comes from the third field, parsed
+  /// and encoded as UTF-8 straight into secure memory; a key without that field
+  /// and without modifiers gives its own code point.
+  mutating func kittyEvent(_ key: KittyKey) throws(PromptError) -> KeyEvent {
+    let bits = key.modifierBits & ~ModifierBits.locks
+    let withoutShift = bits & ~ModifierBits.shift
+    switch key.code {
+    case 13, KittyKeyCode.keypadEnter:
+      return withoutShift == 0 ? .submit : .unknownSequence
+    case 127, 8:
+      if withoutShift == 0 { return .deleteBackward }
+      if bits & (ModifierBits.control | ModifierBits.alt) != 0 { return .deleteWordBackward }
+      return .unknownSequence
+    case 9:
+      return bits == 0 ? .tab : .unknownSequence
+    case 27:
+      return bits == 0 ? .escape : .unknownSequence
+    case 97...122 where bits == ModifierBits.control:
+      return SequenceScanner.controlKey(UInt8(key.code - 96))
+    default:
+      break
+    }
+    guard withoutShift == 0 else { return .unknownSequence }
+    if let text = key.text {
+      return try Self.appendText(codePointsIn: text, from: input, to: &payload)
+        ? .text : .invalidText
+    }
+    guard bits == 0, KittyText.isTextScalar(key.code), !KittyKeyCode.isFunctional(key.code) else {
+      return .unknownSequence
+    }
+    let code = key.code
+    do {
+      try payload.append(count: KittyText.utf8Count(code)) { spare in
+        KittyText.encode(code, into: spare, at: 0)
+      }
+    } catch {
+      if case .memory(let error) = error { throw .secureMemory(error) }
+    }
+    return .text
+  }
+
+  /// Parses the decimal code points in `range` of the input (`cp:cp:…`) and
+  /// appends them as UTF-8 to the payload: measured in one pass, written
+  /// straight into the payload's spare capacity in a second. Returns false,
+  /// appending nothing, when any is not a text scalar.
+  static func appendText(
+    codePointsIn range: Range<Int>, from input: borrowing SecureBuffer,
+    to payload: inout SecureBuffer
+  ) throws(PromptError) -> Bool {
+    let total = input.withUnsafeBytes { KittyText.utf8Count(codePointsIn: range, of: $0) }
+    guard let total else { return false }
+    do {
+      try payload.append(count: total) { spare in
+        input.withUnsafeBytes { KittyText.encode(codePointsIn: range, of: $0, into: spare) }
+      }
+    } catch {
+      if case .memory(let error) = error { throw .secureMemory(error) }
+    }
+    return true
+  }
+}

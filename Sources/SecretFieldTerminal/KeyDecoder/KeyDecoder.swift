@@ -1,0 +1,150 @@
+public import SecureMemory
+
+/// Turns the bytes a terminal sends into ``KeyEvent``s, keeping every byte in
+/// secure memory.
+///
+/// Bytes go from `read(2)` into the decoder's secure input buffer
+/// (``receive(_:)``); ``next(at:)`` consumes them from the front, one event per
+/// call. The bytes of text and pastes move, through `SecureBuffer`'s own copy,
+/// into a secure payload buffer that ``withPayload(_:)`` lends out until the
+/// next call; consumed input is wiped as it is removed. A character split across
+/// reads, or an escape sequence, waits in the input until it is complete.
+///
+/// The decoder is pure: no I/O, no clock. Time comes in with ``next(at:)``, and
+/// a lone Esc (or any unfinished sequence) becomes an event only when the caller
+/// asks again at or after the instant ``Step/needsInputBefore(_:)`` named.
+///
+/// - Complexity: O(bytes consumed) per call, plus a stack wipe
+///   (`sodium_stackzero`, 16 KiB) after every call that looked at input.
+public struct KeyDecoder: ~Copyable {
+  /// How the decoder bounds what it waits for and gathers.
+  public struct Configuration: Sendable, Hashable {
+    /// How long a lone Esc, an unfinished escape sequence or a split character
+    /// may wait for the rest before it is taken as it is. 100 ms by default,
+    /// far above the gap between the bytes of one key even over ssh, and below
+    /// what a person notices.
+    public var escapeTimeout: Duration = .milliseconds(100)
+    /// The most bytes a bracketed paste may have; a longer one becomes
+    /// ``KeyEvent/pasteTooLong``. 8 KiB by default, the field's own limit.
+    public var maximumPasteCount: Int = 8 * 1024
+    /// The most bytes an escape sequence or string may have before it is taken
+    /// as unknown without waiting for its end.
+    public var maximumSequenceCount: Int = 4 * 1024
+
+    /// The defaults.
+    public init() {}
+  }
+
+  /// What ``next(at:)`` found.
+  public enum Step: Sendable, Hashable {
+    /// An event; call again for the next one.
+    case event(KeyEvent)
+    /// All input is consumed (or a paste waits for its end): read more, with no
+    /// deadline.
+    case needsInput
+    /// An Esc or an unfinished sequence waits for more bytes: read more, but call
+    /// ``next(at:)`` again at this instant if none arrive.
+    case needsInputBefore(ContinuousClock.Instant)
+  }
+
+  /// The limits in force.
+  public let configuration: Configuration
+  /// Unconsumed bytes from the terminal.
+  var input: SecureBuffer
+  /// The bytes of the last text or paste event, or of a paste being gathered.
+  var payload: SecureBuffer
+  /// The payload belongs to an event already returned, to be wiped on the next
+  /// call.
+  var payloadDelivered = false
+  /// An event to return before reading more input: the key whose caps-lock
+  /// report came first.
+  var queued: KeyEvent?
+  /// Inside `CSI 200~ … CSI 201~`.
+  var isInPaste = false
+  /// The paste passed the limit; its bytes are being dropped.
+  var pasteOverflowed = false
+  /// When the unfinished front of the input was first seen, and how many bytes
+  /// the input had then: new bytes restart the wait.
+  var pendingSince: ContinuousClock.Instant?
+  var pendingCount = 0
+
+  /// The caps-lock state last reported by the terminal; nil until a kitty
+  /// protocol key reported it.
+  public internal(set) var capsLock: Bool?
+
+  /// A decoder with empty secure buffers.
+  ///
+  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure memory
+  ///   cannot be had (the message says why: usually the locked memory limit).
+  public init(configuration: Configuration = Configuration()) throws(PromptError) {
+    self.configuration = configuration
+    let input = try Self.makeBuffer()
+    let payload = try Self.makeBuffer()
+    self.input = input
+    self.payload = payload
+  }
+
+  private static func makeBuffer() throws(PromptError) -> SecureBuffer {
+    do { return try SecureBuffer(capacity: 256) } catch { throw .secureMemory(error) }
+  }
+
+  /// Lends the input buffer to `body` to append what the terminal sent, as in
+  /// `try decoder.receive { try $0.read(from: terminal.descriptor, timeout: .zero) }`.
+  ///
+  /// Only append: the decoder owns what is already there.
+  public mutating func receive<Result, Failure: Error>(
+    _ body: (inout SecureBuffer) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try body(&input)
+  }
+
+  /// How many bytes wait in the input.
+  public var pendingInputCount: Int { input.count }
+
+  /// Lends the bytes of the last ``KeyEvent/text`` or ``KeyEvent/paste`` event,
+  /// read-only, inside a window on the secure payload. Valid until the next
+  /// ``next(at:)``, which wipes them.
+  ///
+  /// Lends an empty buffer when the last event had no payload, so a paste still
+  /// being gathered is never seen half-way.
+  public func withPayload<Result: ~Copyable, Failure: Error>(
+    _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    guard payloadDelivered else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    return try payload.withUnsafeBytes(body)
+  }
+
+  /// How many bytes the last text or paste event has.
+  public var payloadCount: Int { payloadDelivered ? payload.count : 0 }
+
+  /// Wipes everything: pending input, payload, a paste in progress. Use it when
+  /// the prompt ends.
+  public mutating func reset() {
+    input.removeAll()
+    payload.removeAll()
+    payloadDelivered = false
+    queued = nil
+    isInPaste = false
+    pasteOverflowed = false
+    pendingSince = nil
+  }
+
+  /// Decodes the next event from the input, as of `now`.
+  ///
+  /// Wipes the previous event's payload first, then the stack after: the
+  /// scanner's locals held secret bytes.
+  ///
+  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the payload
+  ///   cannot grow; the input is then left as it was.
+  public mutating func next(at now: ContinuousClock.Instant) throws(PromptError) -> Step {
+    let step = try decodeNext(at: now)
+    wipeStack()
+    return step
+  }
+}
+
+extension PromptError {
+  static func secureMemory(_ error: SecureMemoryError) -> Self {
+    Self(.secureMemoryFailed, errno: error.errno, error.description)
+  }
+}

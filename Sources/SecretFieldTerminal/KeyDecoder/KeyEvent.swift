@@ -1,0 +1,77 @@
+/// One thing the user (or the terminal) did, decoded from the terminal's bytes by
+/// ``KeyDecoder``.
+///
+/// Events carry no secret: the bytes of ``text`` and ``paste`` stay in the
+/// decoder's secure payload buffer, read with ``KeyDecoder/withPayload(_:)``.
+/// Editing keys are named for the edit they mean in a single-line field; keys
+/// whose meaning the prompt decides (Tab, Esc, ^D) are named for the key.
+public enum KeyEvent: Sendable, Hashable {
+  /// Text to insert: valid UTF-8, no control characters, in the payload. Text
+  /// that arrived together (one keystroke's bytes, an emoji from an input method)
+  /// is one event, so its grapheme clusters form as a whole.
+  case text
+  /// A bracketed paste (`CSI 200~ … CSI 201~`), its bytes in the payload as the
+  /// terminal sent them: newlines included, UTF-8 not checked (the field refuses
+  /// what it does not take).
+  case paste
+  /// A bracketed paste longer than ``KeyDecoder/Configuration/maximumPasteCount``;
+  /// its bytes were wiped as they arrived.
+  case pasteTooLong
+  /// Bytes that are not UTF-8 (or a character that never completed): ring the
+  /// bell and say so; the field stays as it was.
+  case invalidText
+
+  /// Enter (CR or LF, keypad Enter): submit.
+  case submit
+  /// ^C: cancel.
+  case cancel
+  /// ^D: the prompt decides (cancel when the field is empty).
+  case endOfInput
+  /// ^L: draw the prompt anew.
+  case redraw
+  /// Tab: the prompt decides (toggle reveal, or nothing).
+  case tab
+  /// Esc alone (nothing followed within the escape timeout, or the kitty
+  /// protocol's Esc key): the prompt cancels.
+  case escape
+
+  /// Backspace (DEL or ^H).
+  case deleteBackward
+  /// Delete (`CSI 3~`).
+  case deleteForward
+  /// ^U.
+  case deleteToStart
+  /// ^K.
+  case deleteToEnd
+  /// ^W, Ctrl+Backspace, Alt+Backspace in the kitty protocol.
+  case deleteWordBackward
+  /// Left arrow, ^B.
+  case moveLeft
+  /// Right arrow, ^F.
+  case moveRight
+  /// Ctrl+Left or Alt+Left (`CSI 1;5D`).
+  case moveWordLeft
+  /// Ctrl+Right or Alt+Right (`CSI 1;5C`).
+  case moveWordRight
+  /// Home, ^A.
+  case moveToStart
+  /// End, ^E.
+  case moveToEnd
+
+  /// The terminal gained focus (`CSI I`).
+  case focusIn
+  /// The terminal lost focus (`CSI O`).
+  case focusOut
+  /// The caps-lock state changed, as the kitty keyboard protocol reports it
+  /// with each key. Comes before the key that reported it.
+  case capsLock(isOn: Bool)
+  /// The terminal's reply to the kitty flags query (`CSI ? flags u`): it
+  /// supports the protocol.
+  case keyboardFlags(KeyboardFlags)
+  /// The reply to the primary device attributes request (`CSI ? … c`).
+  case deviceAttributes
+
+  /// A key or escape sequence the prompt has no use for (Up, F1, Alt+x, an OSC
+  /// string, a stray control character), consumed whole: never inserted.
+  case unknownSequence
+}

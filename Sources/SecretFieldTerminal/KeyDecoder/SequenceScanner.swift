@@ -1,0 +1,281 @@
+/// Finds what the bytes at the front of the input are: pure, no state, no
+/// allocation.
+///
+/// The scanner reads secret bytes (text, the kitty protocol's code points)
+/// only in locals; ``KeyDecoder`` wipes the stack after each call.
+enum SequenceScanner {
+  static let escape: UInt8 = 0x1B
+
+  /// The token at the front of `bytes`, which must not be empty.
+  ///
+  /// `maximumSequenceCount` bounds an escape sequence or string: one that has not
+  /// ended within that many bytes is taken as unknown at once.
+  static func scan(_ bytes: UnsafeRawBufferPointer, maximumSequenceCount: Int) -> InputToken {
+    precondition(!bytes.isEmpty, "SequenceScanner: nothing to scan")
+    let first = bytes[0]
+    if first == escape {
+      let token = scanEscape(bytes)
+      if case .incomplete(let kind) = token, kind != .escape, bytes.count >= maximumSequenceCount {
+        return .event(.unknownSequence, length: bytes.count)
+      }
+      return token
+    }
+    if first < 0x20 || first == 0x7F {
+      return .event(controlKey(first), length: 1)
+    }
+    return scanText(bytes)
+  }
+
+  /// The event of a C0 control byte or DEL, as readline binds them.
+  static func controlKey(_ byte: UInt8) -> KeyEvent {
+    switch byte {
+    case 0x0D, 0x0A: .submit
+    case 0x7F, 0x08: .deleteBackward
+    case 0x09: .tab
+    case 0x01: .moveToStart
+    case 0x02: .moveLeft
+    case 0x05: .moveToEnd
+    case 0x06: .moveRight
+    case 0x15: .deleteToStart
+    case 0x0B: .deleteToEnd
+    case 0x17: .deleteWordBackward
+    case 0x03: .cancel
+    case 0x04: .endOfInput
+    case 0x0C: .redraw
+    default: .unknownSequence
+    }
+  }
+
+  // MARK: Text
+
+  /// What one UTF-8 character at the front of some bytes is.
+  enum Character: Equatable {
+    /// Valid, `length` bytes; `isControl` for a C1 control (U+0080–U+009F).
+    case valid(length: Int, isControl: Bool)
+    /// Not UTF-8: the maximal ill-formed prefix is `length` bytes.
+    case invalid(length: Int)
+    /// A valid start that the bytes end before completing.
+    case incomplete
+  }
+
+  /// Decodes the length of the UTF-8 character at `offset`, by the well-formed
+  /// byte sequences of Unicode's table 3-7 (no overlongs, no surrogates, nothing
+  /// past U+10FFFF).
+  static func character(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Character {
+    let lead = bytes[offset]
+    if lead < 0x80 { return .valid(length: 1, isControl: false) }
+    let length: Int
+    var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      secondRange = 0xA0...0xBF
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      secondRange = 0x80...0x9F
+    case 0xF0:
+      length = 4
+      secondRange = 0x90...0xBF
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      secondRange = 0x80...0x8F
+    default: return .invalid(length: 1)
+    }
+    for index in 1..<length {
+      guard offset + index < bytes.count else { return .incomplete }
+      let range: ClosedRange<UInt8> = index == 1 ? secondRange : 0x80...0xBF
+      if !range.contains(bytes[offset + index]) { return .invalid(length: index) }
+    }
+    return .valid(length: length, isControl: lead == 0xC2 && bytes[offset + 1] < 0xA0)
+  }
+
+  /// A run of printable text, or what stops one at the front.
+  static func scanText(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+    var offset = 0
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      if byte < 0x20 || byte == 0x7F { break }
+      if byte < 0x80 {
+        offset += 1
+        continue
+      }
+      guard case .valid(let length, isControl: false) = character(in: bytes, at: offset) else {
+        break
+      }
+      offset += length
+    }
+    if offset > 0 { return .text(length: offset) }
+    switch character(in: bytes, at: 0) {
+    case .valid(let length, _): return .event(.unknownSequence, length: length)  // a C1 control
+    case .incomplete: return .incomplete(.character)
+    case .invalid(var length):
+      // One event for a run of bad bytes: one bell, not one per byte.
+      while length < bytes.count, case .invalid(let more) = character(in: bytes, at: length) {
+        length += more
+      }
+      return .event(.invalidText, length: length)
+    }
+  }
+
+  // MARK: Escape sequences
+
+  static func scanEscape(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+    guard bytes.count > 1 else { return .incomplete(.escape) }
+    switch bytes[1] {
+    case UInt8(ascii: "["): return scanControlSequence(bytes)
+    case UInt8(ascii: "O"): return scanSingleShift(bytes)
+    case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"),
+      UInt8(ascii: "X"):
+      return scanString(bytes)
+    case escape:
+      // ESC ESC: the first is Esc, the key; the second starts over.
+      return .event(.escape, length: 1)
+    default:
+      // Alt+key: ESC and one character, a whole UTF-8 one if it is text.
+      if bytes[1] >= 0x80 {
+        switch character(in: bytes, at: 1) {
+        case .valid(let length, _): return .event(.unknownSequence, length: 1 + length)
+        case .invalid(let length): return .event(.unknownSequence, length: 1 + length)
+        case .incomplete: return .incomplete(.sequence)
+        }
+      }
+      return .event(.unknownSequence, length: 2)
+    }
+  }
+
+  /// The layout of a control sequence: parameters, intermediates and the final
+  /// byte, by ECMA-48's byte classes.
+  struct Layout {
+    var parameters: Range<Int>
+    var final: UInt8
+    var hasIntermediates: Bool
+    var length: Int
+  }
+
+  enum LayoutResult {
+    case complete(Layout)
+    case incomplete
+    /// A byte outside the classes ended it early; consume up to it.
+    case malformed(length: Int)
+  }
+
+  /// Finds parameter bytes (0x30–0x3F), intermediate bytes (0x20–0x2F) and the
+  /// final byte (0x40–0x7E) from `start`.
+  static func layout(_ bytes: UnsafeRawBufferPointer, from start: Int) -> LayoutResult {
+    var offset = start
+    while offset < bytes.count, (0x30...0x3F).contains(bytes[offset]) { offset += 1 }
+    let parameters = start..<offset
+    while offset < bytes.count, (0x20...0x2F).contains(bytes[offset]) { offset += 1 }
+    let hasIntermediates = offset > parameters.upperBound
+    guard offset < bytes.count else { return .incomplete }
+    let final = bytes[offset]
+    guard (0x40...0x7E).contains(final) else { return .malformed(length: offset) }
+    return .complete(
+      Layout(
+        parameters: parameters, final: final, hasIntermediates: hasIntermediates,
+        length: offset + 1))
+  }
+
+  static func scanControlSequence(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+    switch layout(bytes, from: 2) {
+    case .incomplete: return .incomplete(.sequence)
+    case .malformed(let length): return .event(.unknownSequence, length: length)
+    case .complete(let layout):
+      return controlSequence(bytes, layout)
+    }
+  }
+
+  /// SS3 (`ESC O`): arrows, Home and End in application cursor mode, keypad Enter.
+  static func scanSingleShift(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+    switch layout(bytes, from: 2) {
+    case .incomplete: return .incomplete(.sequence)
+    case .malformed(let length): return .event(.unknownSequence, length: length)
+    case .complete(let layout):
+      let parameters = Parameters(bytes, layout.parameters)
+      guard !layout.hasIntermediates, !parameters.hasPrivateMarker else {
+        return .event(.unknownSequence, length: layout.length)
+      }
+      // Some terminals put the modifier straight after SS3 (`ESC O 5 D`).
+      let modifiers = parameters.count > 1 ? parameters.value(1) : parameters.value(0)
+      if layout.final == UInt8(ascii: "M") {
+        return .event(.submit, length: layout.length)
+      }
+      let event = cursorKey(layout.final, modifiers: modifiers)
+      return .legacyKey(event, modifiers: modifiers, isRelease: false, length: layout.length)
+    }
+  }
+
+  /// OSC, DCS, APC, PM, SOS: consumed up to ST (`ESC \`) or BEL.
+  static func scanString(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+    var offset = 2
+    while offset < bytes.count {
+      if bytes[offset] == 0x07 { return .event(.unknownSequence, length: offset + 1) }
+      if bytes[offset] == escape {
+        guard offset + 1 < bytes.count else { return .incomplete(.sequence) }
+        if bytes[offset + 1] == UInt8(ascii: "\\") {
+          return .event(.unknownSequence, length: offset + 2)
+        }
+      }
+      offset += 1
+    }
+    return .incomplete(.sequence)
+  }
+
+  /// The event of a cursor key's final byte (`D`, `C`, `H`, `F`): Ctrl or Alt
+  /// make Left and Right move by word.
+  static func cursorKey(_ final: UInt8, modifiers: Int?) -> KeyEvent {
+    let bits = max(0, (modifiers ?? 1) - 1) & ~ModifierBits.locks
+    let byWord = bits & (ModifierBits.control | ModifierBits.alt) != 0
+    switch final {
+    case UInt8(ascii: "D"): return byWord ? .moveWordLeft : .moveLeft
+    case UInt8(ascii: "C"): return byWord ? .moveWordRight : .moveRight
+    case UInt8(ascii: "H"): return .moveToStart
+    case UInt8(ascii: "F"): return .moveToEnd
+    default: return .unknownSequence
+    }
+  }
+
+  static func controlSequence(_ bytes: UnsafeRawBufferPointer, _ layout: Layout) -> InputToken {
+    let length = layout.length
+    let parameters = Parameters(bytes, layout.parameters)
+    guard !layout.hasIntermediates else { return .event(.unknownSequence, length: length) }
+    let final = layout.final
+    let marker = parameters.privateMarker
+    switch (marker, final) {
+    case (nil, UInt8(ascii: "I")) where parameters.isEmpty:
+      return .event(.focusIn, length: length)
+    case (nil, UInt8(ascii: "O")) where parameters.isEmpty:
+      return .event(.focusOut, length: length)
+    case (UInt8(ascii: "?"), UInt8(ascii: "u")):
+      return .event(
+        .keyboardFlags(KeyboardFlags(rawValue: parameters.value(0) ?? 0)), length: length)
+    case (UInt8(ascii: "?"), UInt8(ascii: "c")):
+      return .event(.deviceAttributes, length: length)
+    case (nil, UInt8(ascii: "u")):
+      guard let key = parameters.kittyKey() else { return .event(.unknownSequence, length: length) }
+      return .kittyKey(key, length: length)
+    case (nil, UInt8(ascii: "~")):
+      let event: KeyEvent
+      switch parameters.value(0) {
+      case 200: return .pasteStart(length: length)
+      case 3: event = .deleteForward
+      case 1, 7: event = .moveToStart
+      case 4, 8: event = .moveToEnd
+      default: event = .unknownSequence
+      }
+      return .legacyKey(
+        event, modifiers: parameters.value(1), isRelease: parameters.secondValue(1) == 3,
+        length: length)
+    case (nil, _):
+      let modifiers = parameters.value(1)
+      return .legacyKey(
+        cursorKey(final, modifiers: modifiers), modifiers: modifiers,
+        isRelease: parameters.secondValue(1) == 3, length: length)
+    default:
+      return .event(.unknownSequence, length: length)
+    }
+  }
+}

@@ -1,0 +1,12 @@
+/// What woke ``TerminalDevice/waitForInput(or:until:)``.
+public struct Readiness: OptionSet, Sendable, Hashable {
+  /// The raw value: one bit per source.
+  public let rawValue: Int
+  /// A set from its raw value.
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// The terminal has bytes to read (or hung up: the read will say).
+  public static let input = Readiness(rawValue: 1 << 0)
+  /// A signal is waiting in the relay (or interrupted the wait).
+  public static let signal = Readiness(rawValue: 1 << 1)
+}

@@ -1,0 +1,131 @@
+extension TerminalDevice {
+  /// Saves the termios and switches to raw mode, then turns on `features`.
+  ///
+  /// Raw mode here: echo, canonical mode, signal keys (`ISIG`), extended input
+  /// processing (`IEXTEN`), CR-to-NL translation, flow control and eighth-bit
+  /// stripping off; a read returns as soon as one byte is there. Output
+  /// processing (`OPOST`) stays on, so a prompt's `\n` still returns the carriage
+  /// on terminals that translate it; ``ControlSequence/newline`` writes `\r\n`
+  /// anyway. Entered with `TCSAFLUSH`: type-ahead typed while echo was still on
+  /// is discarded rather than taken into the password.
+  ///
+  /// Calling it while raw mode is on changes nothing.
+  ///
+  /// - Throws: ``PromptError`` with code `terminalModesFailed`; the terminal is
+  ///   then as it was.
+  public mutating func enterRawMode(features: TerminalFeatures = .prompt) throws(PromptError) {
+    requestedFeatures = features
+    guard !changedModes.isRaw else { return }
+    let original: Platform.Attributes
+    switch Platform.getAttributes(descriptor) {
+    case .success(let attributes): original = attributes
+    case .failure(let errno): throw .modesFailed("read the modes", errno: errno)
+    }
+    if let failure = Platform.setAttributesFlushingInput(descriptor, original.rawMode) {
+      throw .modesFailed("switch off echo", errno: failure)
+    }
+    self.original = original
+    changedModes.isRaw = true
+    do throws(PromptError) {
+      if features.contains(.bracketedPaste) {
+        try write(ControlSequence.enableBracketedPaste)
+        changedModes.bracketedPaste = true
+      }
+      if features.contains(.focusReporting) {
+        try write(ControlSequence.enableFocusReporting)
+        changedModes.focusReporting = true
+      }
+    } catch {
+      restoreModes()
+      throw error
+    }
+  }
+
+  /// Pushes kitty keyboard flags (`CSI > flags u`); ``restoreModes()`` pops them.
+  ///
+  /// Push only after the terminal answered the flags query (`CSI ? u`): a
+  /// terminal without the protocol may show the sequence. A second push while
+  /// flags are pushed changes nothing.
+  ///
+  /// - Throws: ``PromptError`` with code `writeFailed`.
+  public mutating func pushKeyboardFlags(_ flags: KeyboardFlags) throws(PromptError) {
+    requestedKeyboardFlags = flags
+    guard changedModes.pushedKeyboardFlags == nil else { return }
+    try write(ControlSequence.pushKeyboardFlags(flags))
+    changedModes.pushedKeyboardFlags = flags
+  }
+
+  /// Undoes every change in ``changedModes``: pops the keyboard flags, turns
+  /// focus reporting and bracketed paste off, and sets the saved termios back
+  /// with `TCSAFLUSH` (so a reply or key that arrives late is not echoed).
+  ///
+  /// Idempotent: a second call finds nothing to undo. Safe to call from the main
+  /// loop after a signal. Never throws: on the way out there is nothing better
+  /// to do with a failure than to go on restoring the rest; it returns false
+  /// when some step failed (the terminal is gone, or this process is in the
+  /// background).
+  @discardableResult
+  public mutating func restoreModes() -> Bool {
+    let restored = Self.restore(descriptor: descriptor, modes: &changedModes, original: original)
+    if !changedModes.isRaw { original = nil }
+    return restored
+  }
+
+  /// Enters raw mode again with what was asked before, after the process was
+  /// stopped and continued (`SIGCONT`).
+  ///
+  /// After a stop the prompt saw (TSTP, TTIN, TTOU: the modes were restored
+  /// first), reads the termios afresh, since the shell may have changed them
+  /// while the prompt was stopped and those are what to restore at the end.
+  /// After a stop it could not see (`SIGSTOP`, so raw mode is still on in the
+  /// record), sets raw mode and the reports again: a shell such as bash puts
+  /// its own modes back while a job is stopped. Keyboard flags are not pushed
+  /// twice.
+  ///
+  /// - Returns: false, changing nothing, when the process is not in the
+  ///   foreground (it was continued with `bg`); stop again and wait for the next
+  ///   `SIGCONT`.
+  /// - Throws: ``PromptError`` as ``enterRawMode(features:)``.
+  public mutating func resumeRawMode() throws(PromptError) -> Bool {
+    guard isForeground else { return false }
+    if changedModes.isRaw, let original {
+      if let failure = Platform.setAttributesFlushingInput(descriptor, original.rawMode) {
+        throw .modesFailed("switch off echo", errno: failure)
+      }
+      var sequences = ""
+      if changedModes.bracketedPaste { sequences += ControlSequence.enableBracketedPaste }
+      if changedModes.focusReporting { sequences += ControlSequence.enableFocusReporting }
+      try write(sequences)
+      return true
+    }
+    try enterRawMode(features: requestedFeatures)
+    if let flags = requestedKeyboardFlags { try pushKeyboardFlags(flags) }
+    return true
+  }
+
+  /// The restore steps, shared by ``restoreModes()`` and `deinit`.
+  @discardableResult
+  static func restore(
+    descriptor: Int32, modes: inout TerminalModes, original: Platform.Attributes?
+  ) -> Bool {
+    var sequences = ""
+    if modes.pushedKeyboardFlags != nil { sequences += ControlSequence.popKeyboardFlags }
+    if modes.focusReporting { sequences += ControlSequence.disableFocusReporting }
+    if modes.bracketedPaste { sequences += ControlSequence.disableBracketedPaste }
+    var succeeded = true
+    if !sequences.isEmpty {
+      let failure = sequences.withUTF8 {
+        Platform.writeAll(descriptor, UnsafeRawBufferPointer($0))
+      }
+      succeeded = failure == nil
+      modes.pushedKeyboardFlags = nil
+      modes.focusReporting = false
+      modes.bracketedPaste = false
+    }
+    if modes.isRaw, let original {
+      if Platform.setAttributesFlushingInput(descriptor, original) != nil { succeeded = false }
+      modes.isRaw = false
+    }
+    return succeeded
+  }
+}

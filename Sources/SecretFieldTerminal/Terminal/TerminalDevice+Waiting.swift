@@ -1,0 +1,50 @@
+public import SecureMemory
+
+extension TerminalDevice {
+  /// Waits in one `poll(2)` for the terminal to have input or a signal to
+  /// arrive, until `deadline` (nil: without limit). Empty when the deadline
+  /// passed.
+  ///
+  /// The prompt's main loop: the relay's pipe and the terminal side by side,
+  /// so a signal is handled at once even while no key comes.
+  ///
+  /// - Throws: ``PromptError`` with code `readFailed` when `poll` fails.
+  public func waitForInput(
+    or relay: borrowing SignalRelay, until deadline: ContinuousClock.Instant?
+  ) throws(PromptError) -> Readiness {
+    var milliseconds: Int32 = -1
+    if let deadline {
+      let (seconds, attoseconds) = (deadline - .now).components
+      let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+      milliseconds = Int32(clamping: max(0, total))
+    }
+    switch Platform.poll([descriptor, relay.descriptor], timeoutMilliseconds: milliseconds) {
+    case .failure(let errno):
+      throw .readFailed(errno: errno.code, errno.description)
+    case .success(let result):
+      if result.interrupted { return .signal }
+      var readiness: Readiness = []
+      if result.readable[0] { readiness.insert(.input) }
+      if result.readable[1] { readiness.insert(.signal) }
+      return readiness
+    }
+  }
+
+  /// Reads what the terminal has into the decoder's secure input: one `read(2)`
+  /// straight into secure memory (`SecureBuffer.read(from:maximumCount:timeout:)`),
+  /// without waiting. Call it when ``waitForInput(or:until:)`` reported input.
+  ///
+  /// - Returns: what the read found; `.endOfFile` means the terminal hung up.
+  /// - Throws: ``PromptError`` with code `readFailed`.
+  public func read(
+    into decoder: inout KeyDecoder, maximumCount: Int = 256
+  ) throws(PromptError) -> ReadOutcome {
+    do {
+      return try decoder.receive { input throws(SecureMemoryError) in
+        try input.read(from: descriptor, maximumCount: maximumCount, timeout: .zero)
+      }
+    } catch {
+      throw .readFailed(errno: error.errno, error.description)
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import Glibc
+import SecretFieldTerminal
+import SecureMemory
+
+/// A tiny program for the pty harness's own tests: enters raw mode with
+/// `TerminalDevice`, names each key it decodes, handles signals through
+/// `SignalRelay`, and restores the terminal on the way out. With
+/// `--no-restore` it restores nothing on any path, so each test has a control
+/// the harness must catch.
+///
+/// Usage: pty-probe [--no-restore] [--keyboard-flags N]
+@main
+struct PTYProbe {
+  static func main() {
+    let arguments = CommandLine.arguments.dropFirst()
+    let restores = !arguments.contains("--no-restore")
+    let keyboardFlags = arguments.firstIndex(of: "--keyboard-flags")
+      .flatMap { arguments.index(after: $0) < arguments.endIndex ? Int(arguments[$0 + 1]) : nil }
+
+    var terminal: TerminalDevice
+    do {
+      terminal = try TerminalDevice()
+    } catch {
+      printError("pty-probe: \(error)\n")
+      exit(3)
+    }
+    do {
+      let relay = try SignalRelay()
+      try terminal.enterRawMode(features: .prompt)
+      if let keyboardFlags {
+        try terminal.pushKeyboardFlags(KeyboardFlags(rawValue: keyboardFlags))
+      }
+      var decoder = try KeyDecoder()
+      try terminal.write("ready\r\n")
+      var deadline: ContinuousClock.Instant?
+      while true {
+        let readiness = try terminal.waitForInput(or: relay, until: deadline)
+        if readiness.contains(.signal) {
+          for signal in relay.pendingSignals() {
+            try terminal.write("signal \(signal)\r\n")
+            guard restores else {
+              switch signal.response {
+              case .die: relay.dieBy(signal)
+              case .stop: relay.stop(by: signal)
+              case .resume: try terminal.write("resumed\r\n")
+              case .resize: break
+              }
+              continue
+            }
+            switch try relay.respond(
+              to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
+            {
+            case .redraw: try terminal.write("resumed\r\n")
+            case .resize:
+              let size = terminal.size.map { "\($0.columns)x\($0.rows)" } ?? "unknown"
+              try terminal.write("size \(size)\r\n")
+            case .waitForForeground: try terminal.write("background\r\n")
+            }
+          }
+        }
+        if readiness.contains(.input) {
+          if try terminal.read(into: &decoder) == .endOfFile { exit(4) }
+        }
+        deadline = nil
+        decoding: while true {
+          switch try decoder.next(at: .now) {
+          case .needsInput: break decoding
+          case .needsInputBefore(let instant):
+            deadline = instant
+            break decoding
+          case .event(let event):
+            switch event {
+            case .text:
+              try terminal.write("text ")
+              decoder.withPayload { bytes in
+                _ = write(descriptor(terminal), bytes.baseAddress, bytes.count)
+              }
+              try terminal.write("\r\n")
+            case .submit:
+              try terminal.write("submitted\r\n")
+              finish(&terminal, restores: restores, status: 0)
+            case .cancel, .escape:
+              try terminal.write("cancelled\r\n")
+              finish(&terminal, restores: restores, status: 1)
+            default:
+              try terminal.write("key \(event)\r\n")
+            }
+          }
+        }
+      }
+    } catch {
+      if restores { terminal.restoreModes() }
+      printError("pty-probe: \(error)\n")
+      exit(2)
+    }
+  }
+
+  static func printError(_ message: String) {
+    var message = message
+    message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+  }
+
+  static func descriptor(_ terminal: borrowing TerminalDevice) -> Int32 { terminal.descriptor }
+
+  /// Ends the process with `status`, restoring the terminal first or not.
+  static func finish(_ terminal: inout TerminalDevice, restores: Bool, status: Int32) -> Never {
+    guard restores else { exitLeavingModes(terminal, status: status) }
+    terminal.restoreModes()
+    exit(status)
+  }
+
+  /// Exits while `terminal` is borrowed, so its deinit (which restores) never
+  /// runs. A noncopyable value ends at its last use, and one passed `inout` to a
+  /// function that never returns is destroyed inside it: only a borrow keeps it
+  /// alive across `exit`.
+  static func exitLeavingModes(_ terminal: borrowing TerminalDevice, status: Int32) -> Never {
+    exit(status)
+  }
+}

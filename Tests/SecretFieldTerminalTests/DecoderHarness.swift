@@ -1,0 +1,99 @@
+import SecretFieldTerminal
+import SecureMemory
+
+/// What a decoder produced, with the payload copied out: test oracles only.
+enum Decoded: Equatable, CustomStringConvertible {
+  case event(KeyEvent)
+  case text([UInt8])
+  case paste([UInt8])
+
+  static func text(_ string: String) -> Decoded { .text(Array(string.utf8)) }
+  static func paste(_ string: String) -> Decoded { .paste(Array(string.utf8)) }
+
+  var description: String {
+    switch self {
+    case .event(let event): "\(event)"
+    case .text(let bytes): "text(\(String(decoding: bytes, as: UTF8.self).debugDescription))"
+    case .paste(let bytes): "paste(\(String(decoding: bytes, as: UTF8.self).debugDescription))"
+    }
+  }
+}
+
+/// Feeds bytes to a decoder in chunks, with a clock the test moves, and
+/// collects what comes out.
+struct DecoderDriver: ~Copyable {
+  var decoder: KeyDecoder
+  let start = ContinuousClock.now
+  var now: ContinuousClock.Instant
+
+  init(configuration: KeyDecoder.Configuration = KeyDecoder.Configuration()) throws {
+    decoder = try KeyDecoder(configuration: configuration)
+    now = start
+  }
+
+  /// Appends `bytes` to the decoder's input, as one read would.
+  mutating func receive(_ bytes: [UInt8]) throws {
+    try decoder.receive { buffer in try bytes.withUnsafeBytes { try buffer.append($0) } }
+  }
+
+  /// Decodes until the decoder needs input; returns the events and the last step.
+  mutating func drain() throws -> (decoded: [Decoded], last: KeyDecoder.Step) {
+    var decoded: [Decoded] = []
+    while true {
+      let step = try decoder.next(at: now)
+      guard case .event(let event) = step else { return (decoded, step) }
+      switch event {
+      case .text: decoded.append(.text(payload()))
+      case .paste: decoded.append(.paste(payload()))
+      default: decoded.append(.event(event))
+      }
+    }
+  }
+
+  func payload() -> [UInt8] { decoder.withPayload { Array($0) } }
+
+  /// Feeds each chunk as one read (no time passes between them), then lets the
+  /// escape timeout pass if the decoder is waiting.
+  mutating func decode(chunks: [[UInt8]]) throws -> [Decoded] {
+    var all: [Decoded] = []
+    for chunk in chunks {
+      try receive(chunk)
+      all += try drain().decoded
+    }
+    let (decoded, last) = try drain()
+    all += decoded
+    if case .needsInputBefore(let deadline) = last {
+      now = deadline
+      all += try drain().decoded
+    }
+    return all
+  }
+}
+
+/// Decodes `bytes` arriving in one read.
+func decode(
+  _ bytes: [UInt8], configuration: KeyDecoder.Configuration = KeyDecoder.Configuration()
+) throws -> [Decoded] {
+  var driver = try DecoderDriver(configuration: configuration)
+  return try driver.decode(chunks: [bytes])
+}
+
+/// Adjacent text events merged, and adjacent invalid-text events: what a split
+/// into several reads may not change. (A run of bad bytes split across reads may
+/// ring the bell twice; that is all.)
+func mergingText(_ decoded: [Decoded]) -> [Decoded] {
+  var merged: [Decoded] = []
+  for item in decoded {
+    if case .text(let more) = item, case .text(let before)? = merged.last {
+      merged[merged.count - 1] = .text(before + more)
+    } else if item == .event(.invalidText), merged.last == .event(.invalidText) {
+      continue
+    } else {
+      merged.append(item)
+    }
+  }
+  return merged
+}
+
+let esc = "\u{1B}"
+let csi = "\u{1B}["
