@@ -53,7 +53,10 @@ let package = Package(
     ),
     .testTarget(
       name: "SecretFieldTerminalTests",
-      dependencies: ["SecretFieldTerminal", "SecureMemory", "TestSupport", "PTYSupport", "pty-probe"],
+      dependencies: [
+        "SecretFieldTerminal", "SecretField", "SecureMemory", "TestSupport", "PTYSupport",
+        "pty-probe",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
