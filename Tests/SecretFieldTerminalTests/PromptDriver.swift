@@ -10,6 +10,7 @@ struct PromptDriver: ~Copyable {
   var screen: MiniTerminal
   var now = ContinuousClock.now
   var columns: Int
+  var rows: Int?
   var editedFrom: Int?
   var redrawsAll = false
   /// Every operation drawn, in order.
@@ -20,14 +21,15 @@ struct PromptDriver: ~Copyable {
 
   init(
     _ configuration: PromptConfiguration = PromptConfiguration(), columns: Int = 80,
-    locale: TerminalLocale = PromptDriver.utf8
+    rows: Int? = nil, locale: TerminalLocale = PromptDriver.utf8
   ) throws {
     editor = try PromptEditor(configuration: configuration, locale: locale)
     renderer = PromptRenderer(
       configuration: configuration, locale: locale,
       statusLineCapacity: editor.maximumStatusLineCount(annotating: false))
-    screen = MiniTerminal(columns: columns)
+    screen = MiniTerminal(columns: columns, rows: rows ?? 10)
     self.columns = columns
+    self.rows = rows
   }
 
   /// The field's text, copied out: an oracle.
@@ -69,8 +71,8 @@ struct PromptDriver: ~Copyable {
     let widths = renderer.cellColumns(of: line, in: editor.field)
     let status = editor.statusLines(for: line)
     let frame = renderer.draw(
-      line, cellColumns: widths, status: status, columns: columns, editedFrom: editedFrom,
-      redrawingAll: redrawsAll)
+      line, cellColumns: widths, status: status, columns: columns, rows: rows,
+      editedFrom: editedFrom, redrawingAll: redrawsAll)
     editedFrom = nil
     redrawsAll = false
     apply(frame)

@@ -142,6 +142,30 @@ struct PromptRendererTests {
     #expect(driver.screen.column == 9)
   }
 
+  @Test(
+    "on a terminal too short for every status line, the first show and nothing scrolls",
+    arguments: [true, false])
+  func shortTerminal(knowsHeight: Bool) throws {
+    var driver = try PromptDriver(columns: 60, rows: knowsHeight ? 2 : nil)
+    if !knowsHeight { driver.screen = MiniTerminal(columns: 60, rows: 2) }
+    driver.draw()
+    driver.handle(.tab)
+    driver.type("hunter2")
+    driver.paste("x\ny")
+    driver.draw()
+    driver.handle(.capsLock(isOn: true))
+    driver.draw()
+    if knowsHeight {
+      #expect(driver.screen.scrollback.isEmpty, "\(driver.screen.scrollback)")
+      #expect(driver.screen.line(0) == "Password: hunter2")
+      #expect(driver.screen.line(1) == "Not pasted: the text holds a line break.")
+    } else {
+      // The control: drawn as if the terminal were tall, the revealed line
+      // scrolls off the top.
+      #expect(driver.screen.scrollback.contains { $0.contains("hunter2") })
+    }
+  }
+
   @Test("a message appears and goes without drawing the field again")
   func statusOnly() throws {
     var driver = try PromptDriver()

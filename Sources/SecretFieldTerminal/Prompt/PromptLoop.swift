@@ -16,8 +16,9 @@ struct PromptLoop: ~Copyable {
   let deadline: ContinuousClock.Instant?
   /// The first entry of a confirmation, while the second is typed.
   var firstEntry: SecureBuffer?
-  /// The terminal's width.
+  /// The terminal's width and height.
   var columns: Int
+  var rows: Int?
   /// Edits and requests since the last frame.
   var editedFrom: Int?
   var redrawsAll = false
@@ -42,6 +43,7 @@ struct PromptLoop: ~Copyable {
     self.configuration = configuration
     deadline = configuration.timeout.map { ContinuousClock.now + $0 }
     columns = terminal.size?.columns ?? 80
+    rows = terminal.size?.rows
   }
 
   /// How one entry ended.
@@ -195,6 +197,7 @@ struct PromptLoop: ~Copyable {
         decoder.reset()
       })
     columns = terminal.size?.columns ?? columns
+    rows = terminal.size?.rows ?? rows
     switch (signal.response, outcome) {
     case (.stop, .redraw):
       renderer.startOnFreshLine()
@@ -228,8 +231,8 @@ struct PromptLoop: ~Copyable {
     let widths = renderer.cellColumns(of: line, in: editor.field)
     let status = editor.statusLines(for: line, annotation: annotation)
     let operations = renderer.draw(
-      line, cellColumns: widths, status: status, columns: columns, editedFrom: editedFrom,
-      redrawingAll: redrawsAll)
+      line, cellColumns: widths, status: status, columns: columns, rows: rows,
+      editedFrom: editedFrom, redrawingAll: redrawsAll)
     editedFrom = nil
     redrawsAll = false
     try Self.perform(operations, field: editor.field, writer: &writer)

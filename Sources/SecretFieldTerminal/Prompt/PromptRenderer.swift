@@ -105,22 +105,26 @@ public struct PromptRenderer: Sendable {
   ///     ``cellColumns(of:in:)``).
   ///   - status: the lines under the field.
   ///   - columns: the terminal's width.
+  ///   - rows: the terminal's height, when known: at most `rows - 1` status
+  ///     lines are shown (the first ones), so the line never scrolls away.
   ///   - editedFrom: the first character an edit since the last frame may have
   ///     changed (``PromptEditor/Reaction/editedFrom``), nil when none did.
   ///   - redrawingAll: draw everything again (^L).
   /// - Complexity: O(cells); reads no secret.
   public mutating func draw(
     _ line: DisplayLine, cellColumns: [Int], status: [PromptStatusLine], columns: Int,
-    editedFrom: Int? = nil, redrawingAll: Bool = false
+    rows: Int? = nil, editedFrom: Int? = nil, redrawingAll: Bool = false
   ) -> [ScreenOperation] {
     precondition(
       cellColumns.count == line.cells.count,
       "PromptRenderer.draw: \(cellColumns.count) widths for \(line.cells.count) cells")
     let columns = max(2, columns)
     var output = ScreenOperations()
-    let frame = layout(line, cellColumns: cellColumns, status: status, columns: columns)
+    let capacity = rows.map { min(reservedLines, max(0, $0 - 1)) } ?? reservedLines
+    let frame = layout(
+      line, cellColumns: cellColumns, status: Array(status.prefix(capacity)), columns: columns)
     if startsOnFreshLine {
-      beginRegion(&output)
+      beginRegion(statusCapacity: capacity, into: &output)
     }
     let old = startsOnFreshLine || redrawingAll ? nil : previous.flatMap { $0.isValid ? $0 : nil }
     startsOnFreshLine = false
@@ -142,7 +146,8 @@ public struct PromptRenderer: Sendable {
       moved = true
     }
     if old == nil || old?.status != frame.status {
-      drawStatus(frame.status, previousCount: old?.status.count, columns: columns, into: &output)
+      drawStatus(
+        frame.status, previousCount: old?.status.count, capacity: capacity, into: &output)
       moved = true
     }
     if moved || old?.caretColumn != frame.caretColumn {
@@ -307,7 +312,7 @@ public struct PromptRenderer: Sendable {
 
   /// The operations that start a region on the cursor's line: the description
   /// (the first time only), then room for the status lines below.
-  func beginRegion(_ output: inout ScreenOperations) {
+  func beginRegion(statusCapacity: Int, into output: inout ScreenOperations) {
     if !hasShownDescription {
       for line in descriptionLines {
         output.append(
@@ -315,10 +320,10 @@ public struct PromptRenderer: Sendable {
             + ControlSequence.newline)
       }
     }
-    if reservedLines > 0 {
+    if statusCapacity > 0 {
       output.append(
-        String(repeating: ControlSequence.newline, count: reservedLines)
-          + ControlSequence.cursorUp(reservedLines))
+        String(repeating: ControlSequence.newline, count: statusCapacity)
+          + ControlSequence.cursorUp(statusCapacity))
     }
   }
 
@@ -346,7 +351,7 @@ public struct PromptRenderer: Sendable {
   /// The status lines, each on its own line under the field, then back up to
   /// the field's line. Lines left from a longer list are erased.
   func drawStatus(
-    _ lines: [PromptStatusLine], previousCount: Int?, columns: Int,
+    _ lines: [PromptStatusLine], previousCount: Int?, capacity: Int,
     into output: inout ScreenOperations
   ) {
     var down = 0
@@ -361,7 +366,7 @@ public struct PromptRenderer: Sendable {
       output.append(ControlSequence.eraseToEndOfLine)
       down += 1
     }
-    let stale = previousCount.map { $0 > lines.count } ?? (lines.count < reservedLines)
+    let stale = previousCount.map { $0 > lines.count } ?? (lines.count < capacity)
     if stale {
       output.append(ControlSequence.newline + ControlSequence.eraseToEndOfScreen)
       down += 1
