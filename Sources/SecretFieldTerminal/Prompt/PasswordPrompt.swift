@@ -14,9 +14,10 @@ import SecureMemory
 /// ```swift
 /// var configuration = PromptConfiguration(prompt: "Passphrase:")
 /// configuration.confirmation = .init()
-/// switch consume try PasswordPrompt(configuration).run() {
+/// let result = try PasswordPrompt(configuration).run()
+/// switch consume result {
 /// case .submitted(let secret): try secret.write(to: 1)
-/// case .cancelled, .timedOut, .hungUp, .confirmationFailed: exit(1)
+/// default: exit(1)  // cancelled, timed out, hung up, confirmation failed
 /// }
 /// ```
 ///
