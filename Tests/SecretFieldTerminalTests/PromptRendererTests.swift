@@ -198,6 +198,29 @@ struct PromptRendererTests {
     #expect(driver.screen.column == 10)
   }
 
+  @Test("a description shows once above the first prompt; an initial message until a key")
+  func descriptionAndMessage() throws {
+    var configuration = PromptConfiguration(prompt: "PIN:")
+    configuration.description = "Please enter the passphrase\nfor key 1234"
+    configuration.initialMessage = "Bad passphrase (try 2 of 3)"
+    var driver = try PromptDriver(configuration)
+    driver.draw()
+    #expect(
+      driver.screen.visibleLines == [
+        "Please enter the passphrase", "for key 1234", "PIN:", "Bad passphrase (try 2 of 3)",
+        "Tab show · Enter OK · Esc cancel",
+      ])
+    driver.type("a")
+    driver.draw()
+    #expect(driver.screen.line(3) == "Tab show · Enter OK · Esc cancel")
+    driver.finish()
+    driver.editor.startEntry(message: nil)
+    driver.renderer.startEntry(prompt: "Again:")
+    driver.draw()
+    #expect(driver.screen.visibleLines.filter { $0.hasPrefix("Please") }.count == 1)
+    #expect(driver.screen.line(3) == "Again:")
+  }
+
   @Test("a prompt from elsewhere cannot send escape sequences")
   func sanitizedPrompt() throws {
     var driver = try PromptDriver(PromptConfiguration(prompt: "host\u{1B}[2Jname:"))

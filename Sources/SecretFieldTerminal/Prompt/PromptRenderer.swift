@@ -125,6 +125,7 @@ public struct PromptRenderer: Sendable {
       line, cellColumns: cellColumns, status: Array(status.prefix(capacity)), columns: columns)
     if startsOnFreshLine {
       beginRegion(statusCapacity: capacity, into: &output)
+      hasShownDescription = true
     }
     let old = startsOnFreshLine || redrawingAll ? nil : previous.flatMap { $0.isValid ? $0 : nil }
     startsOnFreshLine = false
