@@ -221,6 +221,23 @@ struct PromptRendererTests {
     #expect(driver.screen.line(3) == "Again:")
   }
 
+  @Test("under revealLastTyped, the last character shows until its time is up, then masks")
+  func revealLastTyped() throws {
+    var configuration = PromptConfiguration()
+    configuration.obfuscationMode = .revealLastTyped(.seconds(1))
+    var driver = try PromptDriver(configuration)
+    driver.draw()
+    driver.type("a")
+    driver.type("b")
+    driver.draw()
+    #expect(driver.screen.line(0) == "Password: •b")
+    let line = driver.editor.field.render(at: driver.now)
+    #expect(line.revealEndsAt == driver.now + .seconds(1), "the loop wakes then")
+    driver.now = driver.now + .seconds(1)
+    #expect(driver.draw().revealedCount == 0)
+    #expect(driver.screen.line(0) == "Password: ••")
+  }
+
   @Test("a prompt from elsewhere cannot send escape sequences")
   func sanitizedPrompt() throws {
     var driver = try PromptDriver(PromptConfiguration(prompt: "host\u{1B}[2Jname:"))
