@@ -62,7 +62,7 @@ public struct PasswordPrompt: Sendable {
     var terminal = try TerminalDevice(path: configuration.terminalPath)
     // The relay first: a signal that comes once raw mode is on must find it.
     let relay = try SignalRelay()
-    try terminal.enterRawMode(features: configuration.terminalFeatures)
+    try Self.enterRawMode(&terminal, features: configuration.terminalFeatures, relay: relay)
     // Should either throw, dropping the terminal restores its modes.
     var decoderConfiguration = KeyDecoder.Configuration()
     decoderConfiguration.escapeTimeout = configuration.escapeTimeout
@@ -85,6 +85,26 @@ public struct PasswordPrompt: Sendable {
     terminal.restoreModes()
     Self.dieOfLateSignal(relay)
     return result
+  }
+
+  /// Enters raw mode; started in the background (`secretfield prompt &`), stops
+  /// by `SIGTTOU` as the kernel stops a background job that changes the
+  /// terminal's modes (the relay caught the kernel's own `SIGTTOU`), and tries
+  /// again once continued in the foreground.
+  static func enterRawMode(
+    _ terminal: inout TerminalDevice, features: TerminalFeatures, relay: borrowing SignalRelay
+  ) throws(PromptError) {
+    while true {
+      do {
+        try terminal.enterRawMode(features: features)
+        return
+      } catch {
+        guard !terminal.isForeground else { throw error }
+        dieOfLateSignal(relay)
+        relay.stop(by: .backgroundWrite)
+        dieOfLateSignal(relay)
+      }
+    }
   }
 
   /// A fatal signal that came while the modes were restored still ends the
