@@ -68,6 +68,8 @@ struct PromptEditingTests {
     try session.type(Key.enter)
     #expect(try session.waitForExit() == .exited(0))
     #expect(try session.standardOutput() == testCase.output + "\n")
+    let masks = String(repeating: "•", count: testCase.output.count)
+    #expect(try session.screen().lines.contains("Password: " + masks))
   }
 
   @Test("a bracketed paste is one edit at the caret, its trailing newline dropped, not submitted")

@@ -82,7 +82,7 @@ struct PromptDriver: ~Copyable {
   /// Ends the entry on the screen; returns the operations.
   @discardableResult
   mutating func finish() -> [ScreenOperation] {
-    let frame = renderer.finish(columns: columns)
+    let frame = renderer.finish(editor.field.render(at: now), columns: columns)
     apply(frame)
     return frame
   }

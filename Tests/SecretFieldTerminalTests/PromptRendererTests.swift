@@ -71,6 +71,17 @@ struct PromptRendererTests {
     #expect(driver.screen.row == 1 && driver.screen.column == 0)
   }
 
+  @Test("keys that came with the last one are counted in the finished line")
+  func finishCountsLastKeys() throws {
+    var driver = try PromptDriver()
+    driver.draw()
+    driver.type("ab")
+    driver.draw()
+    driver.type("cd")
+    driver.finish()
+    #expect(driver.screen.visibleLines == ["Password: ••••"])
+  }
+
   @Test("control: a finish that kept the revealed line would be seen")
   func finishControl() throws {
     var driver = try PromptDriver()

@@ -87,24 +87,27 @@ public struct PasswordPrompt: Sendable {
     return result
   }
 
-  /// Enters raw mode; started in the background (`secretfield prompt &`), stops
-  /// by `SIGTTOU` as the kernel stops a background job that changes the
-  /// terminal's modes (the relay caught the kernel's own `SIGTTOU`), and tries
-  /// again once continued in the foreground.
+  /// Enters raw mode. Started in the background (`secretfield prompt &`), it
+  /// stops the job by `SIGTTOU`, as the terminal stops a background job that
+  /// changes its modes (the relay caught the terminal's own `SIGTTOU`), and
+  /// tries again once `fg` continued it.
   static func enterRawMode(
     _ terminal: inout TerminalDevice, features: TerminalFeatures, relay: borrowing SignalRelay
   ) throws(PromptError) {
-    while true {
-      do {
-        try terminal.enterRawMode(features: features)
-        return
-      } catch {
-        guard !terminal.isForeground else { throw error }
-        dieOfLateSignal(relay)
-        relay.stop(by: .backgroundWrite)
-        dieOfLateSignal(relay)
-      }
+    do {
+      try terminal.enterRawMode(features: features)
+      return
+    } catch {
+      guard !terminal.isForeground else { throw error }
     }
+    dieOfLateSignal(relay)
+    // The whole job, so the shell sees it stopped and `fg` continues it; the
+    // relay catches this process's copy, which then stops by its own.
+    Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
+    relay.stop(by: .backgroundWrite)
+    dieOfLateSignal(relay)
+    // Still in the background (an orphaned group discards the stop): give up.
+    try terminal.enterRawMode(features: features)
   }
 
   /// A fatal signal that came while the modes were restored still ends the

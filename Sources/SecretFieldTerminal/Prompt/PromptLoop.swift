@@ -30,6 +30,11 @@ struct PromptLoop: ~Copyable {
   /// The last stop was the prompt's own (it masked the line first), so the
   /// `SIGCONT` after it only asks for a redraw in place.
   var resumedFromOwnStop = false
+  /// Continued in the background: draw nothing until `fg` brings raw mode back.
+  var isWaitingForForeground = false
+  /// The job was stopped once to wait for `fg`; in an orphaned process group,
+  /// where that stop is discarded, it is not tried again.
+  var hasStoppedJobForForeground = false
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -108,7 +113,17 @@ struct PromptLoop: ~Copyable {
         try finish()
         return .timedOut
       }
-      let wake = [decoderDeadline, deadline, revealEndsAt].compactMap { $0 }.min()
+      if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
+        isWaitingForForeground = false
+        hasStoppedJobForForeground = false
+        renderer.startOnFreshLine()
+        try draw(annotate: annotate)
+      }
+      // In the background still (the stop was discarded, or `bg` again): look
+      // for the terminal's return now and then.
+      let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
+      let wake = [decoderDeadline, deadline, revealEndsAt, foregroundCheck].compactMap { $0 }
+        .min()
       let readiness = try terminal.waitForInput(or: relay, until: wake)
       if readiness.contains(.signal) {
         for signal in relay.pendingSignals() {
@@ -190,7 +205,7 @@ struct PromptLoop: ~Copyable {
     case .resume, .resize:
       break
     }
-    let outcome = try relay.respond(
+    var outcome = try relay.respond(
       to: signal, terminal: &terminal,
       wipingFirst: {
         self.wipe()
@@ -198,6 +213,16 @@ struct PromptLoop: ~Copyable {
       })
     columns = terminal.size?.columns ?? columns
     rows = terminal.size?.rows ?? rows
+    if outcome == .waitForForeground && !hasStoppedJobForForeground {
+      // Continued in the background (`bg`). A shell's `fg` gives a running job
+      // the terminal without a SIGCONT, so stop the job now, as the terminal
+      // stops a background job that touches it; `fg` then continues it. The
+      // relay brings the SIGTTOU back here, and the prompt stops by it.
+      Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
+      hasStoppedJobForForeground = true
+    }
+    if outcome == .redraw { hasStoppedJobForForeground = false }
+    isWaitingForForeground = outcome == .waitForForeground
     switch (signal.response, outcome) {
     case (.stop, .redraw):
       renderer.startOnFreshLine()
@@ -222,6 +247,7 @@ struct PromptLoop: ~Copyable {
 
   /// Draws the frame for now: the field, its status lines, the caret.
   mutating func draw(annotate: ((borrowing SecretFieldState) -> String?)?) throws(PromptError) {
+    guard !isWaitingForForeground else { return }
     if needsAnnotation, let annotate {
       annotation = annotate(editor.field)
     }
@@ -240,7 +266,7 @@ struct PromptLoop: ~Copyable {
 
   /// Ends the entry on the screen: masked, status lines erased, cursor below.
   mutating func finish() throws(PromptError) {
-    let operations = renderer.finish(columns: columns)
+    let operations = renderer.finish(editor.field.render(at: .now), columns: columns)
     try Self.perform(operations, field: editor.field, writer: &writer)
   }
 

@@ -17,8 +17,8 @@ import SecureMemory
 ///
 /// Room for the status lines is made once, on the first frame, by moving down
 /// and back up: later lines never scroll the screen, so a revealed field is
-/// never pushed into the scrollback. ``finish(columns:)`` draws the line masked
-/// again and moves below it, so nothing revealed stays on the screen.
+/// never pushed into the scrollback. ``finish(_:columns:)`` draws the line
+/// masked again and moves below it, so nothing revealed stays on the screen.
 ///
 /// Pure: reads no secret byte and does no I/O. ``cellColumns(of:in:)`` is the
 /// one place that measures revealed characters, inside a read window.
@@ -83,7 +83,7 @@ public struct PromptRenderer: Sendable {
   }
 
   /// The next frame starts on a fresh line: the region drawn before was ended
-  /// by ``finish(columns:)`` (before a stop, say) and stays as it is.
+  /// by ``finish(_:columns:)`` (before a stop, say) and stays as it is.
   public mutating func startOnFreshLine() {
     previous = nil
     startsOnFreshLine = true
@@ -158,24 +158,29 @@ public struct PromptRenderer: Sendable {
     return output.operations
   }
 
-  /// Ends the entry: the line drawn again masked if any of it was revealed,
-  /// the status lines erased, and the cursor at the start of the next line.
-  /// The next frame starts on a fresh line.
-  public mutating func finish(columns: Int) -> [ScreenOperation] {
+  /// Ends the entry: the line drawn once more from `line`, every character
+  /// masked (so nothing revealed stays, and keys that came with the last one
+  /// are counted), the status lines erased, and the cursor at the start of the
+  /// next line. The next frame starts on a fresh line.
+  ///
+  /// - Complexity: O(cells); reads no secret.
+  public mutating func finish(_ line: DisplayLine, columns: Int) -> [ScreenOperation] {
     defer {
       previous = nil
       startsOnFreshLine = true
     }
-    guard let old = previous else { return [] }
+    guard previous != nil else { return [] }
+    var masked = line
+    for index in masked.cells.indices { masked.cells[index].content = .masked }
+    let frame = layout(
+      masked, cellColumns: Array(repeating: maskColumns, count: masked.cells.count), status: [],
+      columns: max(2, columns))
     var output = ScreenOperations()
-    if old.cells.contains(where: { $0.revealed != nil }) || !old.isValid {
-      let available = max(0, old.columns - 1 - old.fieldColumn)
-      let masks = min(old.cells.count, available / maskColumns)
-      output.append(
-        ControlSequence.carriageReturn + old.prompt
-          + String(repeating: maskGlyph, count: masks) + ControlSequence.eraseToEndOfLine)
-    }
-    output.append(ControlSequence.newline + ControlSequence.eraseToEndOfScreen)
+    output.append(ControlSequence.carriageReturn + frame.prompt)
+    drawCells(of: frame, from: 0, into: &output)
+    output.append(
+      ControlSequence.eraseToEndOfLine + ControlSequence.newline
+        + ControlSequence.eraseToEndOfScreen)
     return output.operations
   }
 
