@@ -97,6 +97,35 @@ struct PromptTerminalStateTests {
     #expect(try session.standardOutput() == "abcd\n")
   }
 
+  @Test("continued in the background (bg), it stops the job by SIGTTOU; fg brings it back")
+  func continuedInBackground() throws {
+    let session = try startPrompt()
+    try session.type("ab")
+    try session.waitForMasks(2)
+    try session.send(signal: SIGTSTP)
+    #expect(try session.waitForStatus() == .stopped(SIGTSTP))
+    // bg: the shell keeps the terminal and continues the job.
+    try session.takeTerminal()
+    try session.send(signal: SIGCONT)
+    // The continue and the stop after it may come to the shell as one change.
+    var status = try session.waitForStatus()
+    if status == .continued { status = try session.waitForStatus() }
+    #expect(status == .stopped(SIGTTOU), "stopped to wait for fg")
+    #expect(try session.attributes() == session.initialAttributes)
+    // fg: the terminal back, and SIGCONT since the job is stopped.
+    try session.giveTerminal()
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForStatus() == .continued)
+    try session.waitForScreen("the prompt drawn again") { screen in
+      screen.lines.filter { $0 == "Password: ••" }.count == 2
+    }
+    try session.type("cd")
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(try session.attributes() == session.initialAttributes)
+    #expect(try session.standardOutput() == "abcd\n")
+  }
+
   @Test("^Z suspends as the terminal's suspend key would, and the text survives")
   func suspendKey() throws {
     let session = try startPrompt()
