@@ -133,7 +133,8 @@ struct PromptLoop: ~Copyable {
       if readiness.contains(.input) {
         do {
           if try terminal.read(into: &decoder) == .endOfFile { return .hungUp }
-        } catch  where error.code == .readFailed && error.errno == Self.inputOutputError {
+        } catch {
+          guard error.code == .readFailed, error.errno == Self.inputOutputError else { throw error }
           return .hungUp
         }
       }
