@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
+    .executable(name: "secretfield", targets: ["secretfield"]),
   ],
   targets: [
     .systemLibrary(
@@ -31,6 +32,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .target(
       name: "SecretFieldCLI", dependencies: ["SecretFieldTerminal", "SecretField", "SecureMemory"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
@@ -53,7 +57,17 @@ let package = Package(
     ),
     .testTarget(
       name: "SecretFieldTerminalTests",
-      dependencies: ["SecretFieldTerminal", "SecureMemory", "TestSupport", "PTYSupport", "pty-probe"],
+      dependencies: [
+        "SecretFieldTerminal", "SecretField", "SecureMemory", "TestSupport", "PTYSupport",
+        "pty-probe",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SecretFieldCLITests",
+      dependencies: [
+        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "secretfield",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

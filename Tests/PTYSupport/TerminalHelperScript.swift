@@ -262,6 +262,13 @@ let terminalHelperScript = #"""
               self.screen.resize(self.rows, self.columns)
               self.set_size(self.columns, self.rows)
               return {}
+          if name == "foreground":
+              # As a shell's bg and fg: the terminal to the shell's own group,
+              # or back to the program's.
+              signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+              group = os.getpgrp() if command["to"] == "shell" else self.pid
+              os.tcsetpgrp(self.slave, group)
+              return {}
           if name == "quit":
               return {"quit": True}
           raise ValueError("unknown command %r" % name)

@@ -226,6 +226,19 @@ public final class TerminalSession {
     }
   }
 
+  /// Makes the session leader's own group the terminal's foreground group, as
+  /// a shell does for `bg` (or when a job stops); the program is then in the
+  /// background.
+  public func takeTerminal() throws {
+    _ = try helper.request(["command": "foreground", "to": "shell"])
+  }
+
+  /// Makes the program's group the terminal's foreground group again, as a
+  /// shell does for `fg` (which sends `SIGCONT` only to a stopped job).
+  public func giveTerminal() throws {
+    _ = try helper.request(["command": "foreground", "to": "program"])
+  }
+
   /// The next change of the program's state (`waitpid` with `WUNTRACED |
   /// WCONTINUED` in the session leader).
   public func waitForStatus(timeout: Duration = .seconds(30)) throws -> ProcessStatus {

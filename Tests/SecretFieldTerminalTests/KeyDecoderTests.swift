@@ -59,6 +59,7 @@ let controlCases: [DecoderCase] = [
   DecoderCase("^C cancels", "\u{03}", [key(.cancel)]),
   DecoderCase("^D is end of input", "\u{04}", [key(.endOfInput)]),
   DecoderCase("^L redraws", "\u{0C}", [key(.redraw)]),
+  DecoderCase("^Z suspends", "\u{1A}", [key(.suspend)]),
   DecoderCase("^G is unknown", "\u{07}", [key(.unknownSequence)]),
   DecoderCase("NUL is unknown", bytes: [0], [key(.unknownSequence)]),
 ]

@@ -208,6 +208,12 @@ enum Platform {
     raise(signal)
   }
 
+  /// Sends `signal` to this process's group (`kill(0, signal)`), as the
+  /// terminal driver sends `SIGTSTP` for the suspend key to the whole job.
+  static func signalProcessGroup(_ signal: Int32) {
+    _ = kill(0, signal)
+  }
+
   /// Ends the process at once with `status`, without running exit handlers.
   static func exitImmediately(_ status: Int32) -> Never { _exit(status) }
 

@@ -29,6 +29,9 @@ public enum KeyEvent: Sendable, Hashable {
   case endOfInput
   /// ^L: draw the prompt anew.
   case redraw
+  /// ^Z: the prompt stops itself, as the terminal's suspend key would have done
+  /// before raw mode turned the signal keys (`ISIG`) off.
+  case suspend
   /// Tab: the prompt decides (toggle reveal, or nothing).
   case tab
   /// Esc alone (nothing followed within the escape timeout, or the kitty

@@ -42,6 +42,7 @@ enum SequenceScanner {
     case 0x03: .cancel
     case 0x04: .endOfInput
     case 0x0C: .redraw
+    case 0x1A: .suspend
     default: .unknownSequence
     }
   }

@@ -45,6 +45,16 @@ public struct ScreenWriter {
     }
   }
 
+  /// Writes what was gathered, then `bytes`, which the caller lends from inside a
+  /// read window on secure memory (``SecretField/SecretFieldState/withSecret(_:)``):
+  /// the revealed text goes from there to `write(2)` with no copy in between.
+  ///
+  /// - Throws: ``PromptError`` with code `writeFailed`.
+  public mutating func appendRevealed(_ bytes: UnsafeRawBufferPointer) throws(PromptError) {
+    try flush()
+    if let failure = Platform.writeAll(descriptor, bytes) { throw .writeFailed(errno: failure) }
+  }
+
   /// Writes what was gathered in one `write(2)` (more if the kernel takes less).
   ///
   /// - Throws: ``PromptError`` with code `writeFailed`; what was gathered is

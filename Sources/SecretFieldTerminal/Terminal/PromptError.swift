@@ -7,7 +7,7 @@ public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case noTerminal, notATerminal, terminalModesFailed, readFailed, writeFailed
-      case signalSetupFailed, secureMemoryFailed
+      case signalSetupFailed, secureMemoryFailed, inputTooLong
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -28,6 +28,9 @@ public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Secure memory for the keys could not be had; ``PromptError/description``
     /// carries the reason from `SecureMemory`.
     public static let secureMemoryFailed = Code(.secureMemoryFailed)
+    /// A line read from standard input was longer than the most a password may
+    /// have; what was read is wiped.
+    public static let inputTooLong = Code(.inputTooLong)
 
     /// The code's name, as in `noTerminal`.
     public var description: String { value.rawValue }
@@ -70,6 +73,17 @@ extension PromptError {
 
   static func readFailed(errno: Int32?, _ detail: String) -> Self {
     Self(.readFailed, errno: errno, "reading from the terminal failed: \(detail)")
+  }
+
+  static func standardInputFailed(errno: Int32?, _ detail: String) -> Self {
+    Self(.readFailed, errno: errno, "reading standard input failed: \(detail)")
+  }
+
+  static func inputTooLong(limit: Int) -> Self {
+    Self(
+      .inputTooLong,
+      "the line on standard input is longer than \(limit) bytes, the most a password may have; "
+        + "nothing was taken")
   }
 
   static func writeFailed(errno: Errno) -> Self {

@@ -1,0 +1,85 @@
+import SecretFieldTerminal
+public import SecureMemory
+
+/// `secretfield hash`: asks for a new password twice and prints its Argon2id
+/// hash, to store and later check with `secretfield verify`.
+public struct HashCommand: Command {
+  /// `hash`.
+  public static let name = "hash"
+  /// One line for the tool's list.
+  public static let summary = "ask for a new password twice; print its Argon2id hash"
+  /// The text of `--help`.
+  public static let help = """
+    Usage: secretfield hash [OPTIONS] [TEXT]
+
+    Asks for a new password twice on the terminal and prints its Argon2id hash
+    ($argon2id$v=19$m=...) with a newline to standard output. The hash is not
+    secret: store it, and check a password against it with secretfield verify.
+
+    Options:
+      --strength S     interactive (default, 64 MiB, about 0.1 s), moderate
+                       (256 MiB, about 0.4 s) or sensitive (1 GiB, about 3 s)
+    \(PromptOptions.help)
+
+    Exit status: 0 printed; 1 cancelled or hashing failed; 2 usage error; 3 no
+    terminal; 4 the two entries differed 3 times; 124 timed out.
+    """
+
+  /// The prompt's options.
+  public var options = PromptOptions()
+  /// How much work the hash costs (`--strength`).
+  public var strength = PasswordHash.Strength.interactive
+
+  /// The defaults: interactive strength, asked on the terminal.
+  public init() {}
+
+  /// Parses `[OPTIONS] [TEXT]`.
+  public init(arguments: [String]) throws(UsageError) {
+    var scanner = ArgumentScanner(arguments)
+    while let item = scanner.next() {
+      switch item {
+      case .option("--strength", let inline):
+        let value = try scanner.value(
+          of: "--strength", inline: inline, describedAs: "interactive, moderate or sensitive")
+        guard let strength = PasswordHash.Strength.allCases.first(where: { "\($0)" == value })
+        else {
+          throw .invalidValue("--strength", value, "interactive, moderate or sensitive")
+        }
+        self.strength = strength
+      case .option(let name, let inline):
+        guard try options.parse(name, inline: inline, scanner: &scanner) else {
+          throw .unknownOption(name)
+        }
+      case .argument(let word):
+        guard options.text == nil else {
+          throw .unexpectedArgument(word, "the prompt text is one argument; quote it")
+        }
+        options.text = word
+      }
+    }
+    try options.validate(confirms: false)
+  }
+
+  /// Prompts twice (once with `--stdin`), hashes, prints the hash.
+  public func run(in context: CommandContext) -> ExitStatus {
+    let configuration = options.configuration(
+      defaultPrompt: "New password:",
+      confirmation: PromptConfiguration.Confirmation(prompt: "Again:"), context: context)
+    let outcome = options.obtainSecret(
+      configuration: configuration, context: context, command: Self.name)
+    switch consume outcome {
+    case .ended(let status):
+      return status
+    case .secret(let secret):
+      let hash: PasswordHash
+      do {
+        hash = try PasswordHash(hashing: secret, strength: strength)
+      } catch {
+        context.printError(error.description, command: Self.name)
+        return .cancelled
+      }
+      context.printOutput(hash.string + "\n")
+      return .success
+    }
+  }
+}

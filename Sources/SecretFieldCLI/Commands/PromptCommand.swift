@@ -1,0 +1,103 @@
+public import SecretFieldTerminal
+import SecureMemory
+
+/// `secretfield prompt`: asks for a password on the terminal and writes it,
+/// with a newline, to standard output.
+///
+/// The prompt is drawn on `/dev/tty`, so standard output can be piped into the
+/// program that needs the password. It refuses when standard output is itself
+/// a terminal: that would print the password on the screen.
+public struct PromptCommand: Command {
+  /// `prompt`.
+  public static let name = "prompt"
+  /// One line for the tool's list.
+  public static let summary = "ask for a password on the terminal; print it to standard output"
+  /// The text of `--help`.
+  public static let help = """
+    Usage: secretfield prompt [OPTIONS] [TEXT]
+
+    Asks for a password on the terminal (/dev/tty) with TEXT before the field
+    ("Password:" by default), and writes it with a newline to standard output,
+    which must not be a terminal: pipe it into the program that reads it.
+
+      secretfield prompt "Disk passphrase:" | cryptsetup open --key-file=- /dev/sdb1 data
+
+    Options:
+      --confirm        ask twice; after 3 entries that differ, give up (exit 4)
+    \(PromptOptions.help)
+
+    \(PromptOptions.keys)
+
+    Exit status: 0 written; 1 cancelled; 2 usage error; 3 no terminal, or standard
+    output is a terminal; 4 the entries differed; 124 timed out. A signal (INT,
+    TERM, HUP) ends it by that signal, after the terminal is restored.
+    """
+
+  /// The prompt's options.
+  public var options = PromptOptions()
+  /// Ask twice and compare (`--confirm`).
+  public var confirms = false
+
+  /// The defaults: ask once on the terminal.
+  public init() {}
+
+  /// Parses `[OPTIONS] [TEXT]`.
+  public init(arguments: [String]) throws(UsageError) {
+    var scanner = ArgumentScanner(arguments)
+    while let item = scanner.next() {
+      switch item {
+      case .option("--confirm", let inline):
+        if inline != nil { throw .unexpectedValue("--confirm") }
+        confirms = true
+      case .option(let name, let inline):
+        guard try options.parse(name, inline: inline, scanner: &scanner) else {
+          throw .unknownOption(name)
+        }
+      case .argument(let word):
+        guard options.text == nil else {
+          throw .unexpectedArgument(
+            word,
+            "the prompt text is one argument; quote it, as in "
+              + "secretfield prompt \"Password for \(word):\"")
+        }
+        options.text = word
+      }
+    }
+    try options.validate(confirms: confirms)
+  }
+
+  /// The prompt this command shows, on `context`'s terminal.
+  public func configuration(in context: CommandContext) -> PromptConfiguration {
+    options.configuration(
+      defaultPrompt: "Password:",
+      confirmation: confirms ? PromptConfiguration.Confirmation() : nil, context: context)
+  }
+
+  /// Prompts, then writes the password and a newline to standard output from
+  /// secure memory, in one `write(2)`.
+  public func run(in context: CommandContext) -> ExitStatus {
+    if context.standardOutputIsTerminal {
+      context.printError(
+        "standard output is a terminal, so the password would be shown on the screen; "
+          + "pipe it into the program that reads it (secretfield prompt | program) "
+          + "or redirect it to a file", command: Self.name)
+      return .noTerminal
+    }
+    let outcome = options.obtainSecret(
+      configuration: configuration(in: context), context: context, command: Self.name)
+    switch consume outcome {
+    case .ended(let status):
+      return status
+    case .secret(var secret):
+      do {
+        try secret.append(count: 1) { $0[0] = 0x0A }
+        try secret.write(to: context.standardOutput)
+      } catch {
+        context.printError(
+          "could not write the password to standard output: \(error)", command: Self.name)
+        return .cancelled
+      }
+      return .success
+    }
+  }
+}

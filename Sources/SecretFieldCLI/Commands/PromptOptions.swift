@@ -1,0 +1,129 @@
+import SecretFieldTerminal
+
+/// The options of every command that asks for a password: where the password
+/// comes from and how the prompt behaves.
+public struct PromptOptions: Sendable, Hashable {
+  /// The prompt's text (`--prompt TEXT`, or the command's TEXT argument); nil
+  /// for the command's default.
+  public var text: String?
+  /// Give up after this long (`--timeout S`).
+  public var timeout: Duration?
+  /// Read one line from standard input instead of prompting (`--stdin`).
+  public var readsStandardInput = false
+  /// Tab shows the password (off with `--no-reveal`).
+  public var allowsReveal = true
+  /// The mask glyph (`--mask C`); nil for the terminal's default.
+  public var maskGlyph: Character?
+  /// Show a mask per character (off with `--no-echo`: show nothing).
+  public var echoes = true
+  /// The fewest characters Enter accepts (`--min-length N`).
+  public var minimumLength = 0
+
+  /// The defaults: prompt on the terminal, masked, reveal allowed, no timeout.
+  public init() {}
+
+  /// The options' lines of `--help`.
+  static let help = """
+      --prompt TEXT    the text before the field
+      --timeout S      give up after S seconds (decimals allowed): exit status 124
+      --stdin          read the password as one line from standard input instead
+                       of the terminal (for scripts; nothing is shown)
+      --no-reveal      Tab does not show the password
+      --mask C         show each character as C (default: • on a UTF-8
+                       terminal, * elsewhere)
+      --no-echo        show nothing at all while typing
+      --min-length N   refuse a password of fewer than N characters
+      -h, --help       show this help
+      --version        show the version
+    """
+
+  /// The keys the prompt takes, for `--help`.
+  static let keys = """
+    Keys: typing and pasting insert at the caret; Left, Right, Home, End (and ^B ^F
+    ^A ^E) move; Backspace, Delete, ^U (to start), ^K (to end), ^W (word) delete;
+    Tab shows or hides the password; Enter submits; Esc, ^C, or ^D on an empty
+    field cancels; ^L redraws; ^Z suspends.
+    """
+
+  /// Takes `option` when it is one of these, reading its value from `scanner`;
+  /// returns false for an option these do not know.
+  mutating func parse(
+    _ option: String, inline: String?, scanner: inout ArgumentScanner
+  ) throws(UsageError) -> Bool {
+    func flag() throws(UsageError) {
+      if inline != nil { throw .unexpectedValue(option) }
+    }
+    switch option {
+    case "--prompt":
+      text = try scanner.value(of: option, inline: inline, describedAs: "the prompt's text")
+    case "--timeout":
+      let value = try scanner.value(of: option, inline: inline, describedAs: "a number of seconds")
+      guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 31_536_000
+      else {
+        throw .invalidValue(option, value, "a number of seconds above 0, such as 30 or 2.5")
+      }
+      timeout = .seconds(seconds)
+    case "--stdin":
+      try flag()
+      readsStandardInput = true
+    case "--no-reveal":
+      try flag()
+      allowsReveal = false
+    case "--no-echo":
+      try flag()
+      echoes = false
+    case "--mask":
+      let value = try scanner.value(of: option, inline: inline, describedAs: "one character")
+      guard value.count == 1, let glyph = value.first,
+        glyph.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value) }),
+        glyph.unicodeScalars.reduce(0, { $0 + CharacterWidth.columns(of: $1) }) > 0
+      else {
+        throw .invalidValue(option, value, "one visible character, such as '*' or '#'")
+      }
+      maskGlyph = glyph
+    case "--min-length":
+      let value = try scanner.value(of: option, inline: inline, describedAs: "a number")
+      guard let number = Int(value), number >= 0, number <= 1024 else {
+        throw .invalidValue(option, value, "a whole number from 0 to 1024")
+      }
+      minimumLength = number
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// Checks that the options go together.
+  ///
+  /// - Parameter confirms: the command asks twice.
+  func validate(confirms: Bool) throws(UsageError) {
+    if readsStandardInput {
+      if confirms {
+        throw .conflicting(
+          "--stdin", "--confirm", "confirmation asks on the terminal; give the line once")
+      }
+      if minimumLength > 0 {
+        throw .conflicting(
+          "--stdin", "--min-length", "the line from standard input is taken as it is")
+      }
+    }
+    if !echoes && maskGlyph != nil {
+      throw .conflicting("--no-echo", "--mask", "with --no-echo nothing is shown to mask")
+    }
+  }
+
+  /// The prompt these options ask for.
+  func configuration(
+    defaultPrompt: String, confirmation: PromptConfiguration.Confirmation?,
+    context: CommandContext
+  ) -> PromptConfiguration {
+    var configuration = PromptConfiguration(prompt: text ?? defaultPrompt)
+    configuration.timeout = timeout
+    configuration.allowsReveal = allowsReveal
+    configuration.echo = echoes ? .masked(glyph: maskGlyph) : .silent
+    configuration.minimumLength = minimumLength
+    configuration.confirmation = confirmation
+    configuration.terminalPath = context.terminalPath
+    return configuration
+  }
+}

@@ -1,0 +1,54 @@
+/// Splits a command's arguments into options and positional arguments, by the
+/// usual rules: `--name value` or `--name=value`, `--` ends the options, `-`
+/// alone is an argument.
+struct ArgumentScanner {
+  /// One option or argument.
+  enum Item: Equatable {
+    /// `--name` or `-n`, with the value written after `=` if there was one.
+    case option(String, inlineValue: String?)
+    /// Anything else, or anything after `--`.
+    case argument(String)
+  }
+
+  private var remaining: ArraySlice<String>
+  private var optionsEnded = false
+
+  init(_ arguments: [String]) {
+    remaining = arguments[...]
+  }
+
+  /// The next item, or nil at the end.
+  mutating func next() -> Item? {
+    guard let word = remaining.popFirst() else { return nil }
+    if optionsEnded || word == "-" || !word.hasPrefix("-") { return .argument(word) }
+    if word == "--" {
+      optionsEnded = true
+      return next()
+    }
+    if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+      return .option(
+        String(word[..<equals]), inlineValue: String(word[word.index(after: equals)...]))
+    }
+    return .option(word, inlineValue: nil)
+  }
+
+  /// The value of `option`: the inline one, or the next word.
+  ///
+  /// - Throws: ``UsageError`` with code `missingValue`, saying `what` it takes.
+  mutating func value(
+    of option: String, inline: String?, describedAs what: String
+  ) throws(UsageError) -> String {
+    if let inline { return inline }
+    guard let word = remaining.popFirst() else { throw .missingValue(option, what) }
+    return word
+  }
+
+  /// True when `flag` (or one of `aliases`) appears before `--`.
+  static func contains(_ flags: Set<String>, in arguments: [String]) -> Bool {
+    for word in arguments {
+      if word == "--" { return false }
+      if flags.contains(word) { return true }
+    }
+    return false
+  }
+}

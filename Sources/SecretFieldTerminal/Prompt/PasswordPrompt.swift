@@ -1,0 +1,120 @@
+public import SecretField
+import SecureMemory
+
+/// A password prompt on a terminal, with full line editing, that never leaves
+/// the terminal broken.
+///
+/// The data path: bytes from the terminal are read straight into the
+/// ``KeyDecoder``'s secure memory; its events become edits on a
+/// ``SecretField/SecretFieldState`` (``PromptEditor``); the field renders a
+/// masked line, which ``PromptRenderer`` turns into screen operations; the
+/// operations go to the terminal, revealed text from secure memory straight to
+/// `write(2)`. The password is never in ordinary memory.
+///
+/// ```swift
+/// var configuration = PromptConfiguration(prompt: "Passphrase:")
+/// configuration.confirmation = .init()
+/// let result = try PasswordPrompt(configuration).run()
+/// switch consume result {
+/// case .submitted(let secret): try secret.write(to: 1)
+/// default: exit(1)  // cancelled, timed out, hung up, confirmation failed
+/// }
+/// ```
+///
+/// Terminal modes: raw mode entered with `TCSAFLUSH` (type-ahead is dropped,
+/// not taken into the password), bracketed paste and focus reporting on. Every
+/// mode is restored on every way out: submit, cancel, timeout, a thrown error,
+/// and signals. Signals are handled in the main loop through a
+/// ``SignalRelay``, as OpenBSD's `readpassphrase` does: INT, TERM, HUP, QUIT,
+/// ALRM and PIPE mask the line, restore the terminal, wipe the field and kill
+/// the process by the same signal; TSTP, TTIN and TTOU (and ^Z) mask the line,
+/// restore and stop, and on CONT the prompt comes back on a fresh line with the
+/// text kept; WINCH lays the line out again.
+///
+/// The screen: nothing revealed stays on it. Before the prompt ends (or stops,
+/// or dies by a signal) the line is drawn masked again and the lines under it
+/// erased.
+public struct PasswordPrompt: Sendable {
+  /// What to ask and how.
+  public var configuration: PromptConfiguration
+
+  /// A prompt with `configuration`.
+  public init(_ configuration: PromptConfiguration = PromptConfiguration()) {
+    self.configuration = configuration
+  }
+
+  /// Prompts on ``PromptConfiguration/terminalPath`` (the controlling terminal
+  /// by default) until the user submits or cancels, the timeout runs out, or
+  /// the terminal goes away.
+  ///
+  /// - Parameter annotate: called with the field after each edit; the line it
+  ///   returns is shown under the field (a pinentry's quality bar), nil for
+  ///   none. It may read the field with ``SecretField/SecretFieldState/withSecret(_:)``.
+  /// - Returns: the password in secure memory, or why there is none.
+  /// - Throws: ``PromptError``: `noTerminal` or `notATerminal` when there is
+  ///   no terminal to prompt on (the message suggests `--stdin`), others when
+  ///   the terminal fails meanwhile. The terminal is restored before it throws.
+  ///   A fatal signal does not return: the process dies by it.
+  public func run(
+    annotatingEdits annotate: ((borrowing SecretFieldState) -> String?)? = nil
+  ) throws(PromptError) -> PromptResult {
+    let locale = configuration.locale ?? .current
+    var terminal = try TerminalDevice(path: configuration.terminalPath)
+    // The relay first: a signal that comes once raw mode is on must find it.
+    let relay = try SignalRelay()
+    try Self.enterRawMode(&terminal, features: configuration.terminalFeatures, relay: relay)
+    // Should either throw, dropping the terminal restores its modes.
+    var decoderConfiguration = KeyDecoder.Configuration()
+    decoderConfiguration.escapeTimeout = configuration.escapeTimeout
+    decoderConfiguration.maximumPasteCount = configuration.fieldLimits.maxBytes
+    var decoder = try KeyDecoder(configuration: decoderConfiguration)
+    var loop = try PromptLoop(
+      configuration: configuration, locale: locale, terminal: terminal,
+      annotates: annotate != nil)
+    let result: PromptResult
+    do {
+      result = try loop.run(
+        terminal: &terminal, relay: relay, decoder: &decoder, annotate: annotate)
+    } catch {
+      loop.abandon()
+      decoder.reset()
+      terminal.restoreModes()
+      throw error
+    }
+    decoder.reset()
+    terminal.restoreModes()
+    Self.dieOfLateSignal(relay)
+    return result
+  }
+
+  /// Enters raw mode. Started in the background (`secretfield prompt &`), it
+  /// stops the job by `SIGTTOU`, as the terminal stops a background job that
+  /// changes its modes (the relay caught the terminal's own `SIGTTOU`), and
+  /// tries again once `fg` continued it.
+  static func enterRawMode(
+    _ terminal: inout TerminalDevice, features: TerminalFeatures, relay: borrowing SignalRelay
+  ) throws(PromptError) {
+    do {
+      try terminal.enterRawMode(features: features)
+      return
+    } catch {
+      guard !terminal.isForeground else { throw error }
+    }
+    dieOfLateSignal(relay)
+    // The whole job, so the shell sees it stopped and `fg` continues it; the
+    // relay catches this process's copy, which then stops by its own.
+    Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
+    relay.stop(by: .backgroundWrite)
+    dieOfLateSignal(relay)
+    // Still in the background (an orphaned group discards the stop): give up.
+    try terminal.enterRawMode(features: features)
+  }
+
+  /// A fatal signal that came while the modes were restored still ends the
+  /// process, as it would have a moment earlier.
+  static func dieOfLateSignal(_ relay: borrowing SignalRelay) {
+    for signal in relay.pendingSignals() where signal.response == .die {
+      relay.dieBy(signal)
+    }
+  }
+}

@@ -1,0 +1,117 @@
+public import SecretField
+
+/// What a ``PasswordPrompt`` asks, how it shows the typing, and what it
+/// requires before it takes the answer.
+///
+/// Every property has a default that suits a terminal password prompt, so a
+/// caller sets only what differs: `PromptConfiguration(prompt: "Passphrase:")`.
+/// The texts the prompt shows on its own (the hint, messages) are in
+/// ``texts``, so a caller with its own wording (a pinentry given gpg-agent's
+/// translations) passes them in.
+public struct PromptConfiguration: Sendable, Hashable {
+  /// How the typing shows on the screen.
+  public enum Echo: Sendable, Hashable {
+    /// One glyph per character: `glyph`, or when nil "•" on a UTF-8 terminal and
+    /// "*" elsewhere (``TerminalLocale/maskGlyph``).
+    case masked(glyph: Character? = nil)
+    /// Nothing at all: the caret stays after the prompt, and the length of the
+    /// password does not show. Reveal is not offered.
+    case silent
+  }
+
+  /// Asking for the password twice, to catch a typing error.
+  public struct Confirmation: Sendable, Hashable {
+    /// The prompt of the second entry.
+    public var prompt: String
+    /// How many pairs of entries may differ before the prompt gives up with
+    /// ``PromptResult/confirmationFailed(attempts:)``; at least 1.
+    public var maximumAttempts: Int
+
+    /// Confirmation with `prompt` for the second entry, giving up after
+    /// `maximumAttempts` mismatches.
+    ///
+    /// - Precondition: `maximumAttempts` is at least 1.
+    public init(prompt: String = "Again:", maximumAttempts: Int = 3) {
+      precondition(maximumAttempts >= 1, "PromptConfiguration.Confirmation: at least one attempt")
+      self.prompt = prompt
+      self.maximumAttempts = maximumAttempts
+    }
+  }
+
+  /// The text before the field, such as `Password:`. A space is added after it
+  /// unless it ends in whitespace. Control characters show as `?`, so a prompt
+  /// from elsewhere (a host name, a key's comment) cannot send escape sequences.
+  public var prompt: String
+  /// Lines shown once above the prompt (a pinentry's `SETDESC`), or nil.
+  public var description: String?
+  /// A message shown under the field until the first key (a pinentry's
+  /// `SETERROR`, "Bad passphrase (try 2 of 3)"), or nil.
+  public var initialMessage: String?
+  /// How the typing shows.
+  public var echo: Echo
+  /// Tab toggles between masked and revealed text. Without it Tab does nothing
+  /// but ring the bell.
+  public var allowsReveal: Bool
+  /// How the field shows its text at first: `.hidden`, or `.revealLastTyped` to
+  /// show each character for a moment as it is typed.
+  public var obfuscationMode: ObfuscationMode
+  /// How long a lone Esc waits for the rest of an escape sequence before it
+  /// cancels. 100 ms by default.
+  public var escapeTimeout: Duration
+  /// How long the whole prompt (both entries under ``confirmation``) may take
+  /// before it gives up with ``PromptResult/timedOut``; nil waits without limit.
+  public var timeout: Duration?
+  /// Ask twice and compare, or nil to ask once.
+  public var confirmation: Confirmation?
+  /// The fewest characters Enter accepts; a shorter entry is refused with a
+  /// message, and the field keeps its text. 0 by default.
+  public var minimumLength: Int
+  /// Show the dim line of keys ("Tab show · Enter OK · Esc cancel") under the
+  /// field.
+  public var showsHint: Bool
+  /// The words the prompt uses.
+  public var texts: PromptTexts
+  /// What the field refuses (copy, cut, reveal while captured...).
+  public var fieldPolicy: FieldPolicy
+  /// The most the field holds.
+  public var fieldLimits: FieldLimits
+  /// True when the caller found the session being recorded or shared: the
+  /// field then refuses to reveal, with ``PromptTexts/revealRefusedWhileCaptured``.
+  public var isCaptured: Bool
+  /// The reports asked of the terminal while prompting: bracketed paste and
+  /// focus reporting by default.
+  public var terminalFeatures: TerminalFeatures
+  /// The terminal to prompt on: the controlling terminal by default, or the one
+  /// a pinentry's client named.
+  public var terminalPath: String
+  /// The locale that decides the mask glyph and the hint's separator; nil reads
+  /// it from the environment when the prompt starts.
+  public var locale: TerminalLocale?
+
+  /// A configuration with `prompt` and the defaults for everything else.
+  public init(prompt: String = "Password:") {
+    self.prompt = prompt
+    description = nil
+    initialMessage = nil
+    echo = .masked()
+    allowsReveal = true
+    obfuscationMode = .hidden
+    escapeTimeout = .milliseconds(100)
+    timeout = nil
+    confirmation = nil
+    minimumLength = 0
+    showsHint = true
+    texts = PromptTexts()
+    fieldPolicy = .default
+    fieldLimits = .default
+    isCaptured = false
+    terminalFeatures = .prompt
+    terminalPath = TerminalDevice.controllingTerminalPath
+    locale = nil
+  }
+
+  /// True when Tab reveals: reveal allowed and the typing masked, not silent.
+  var offersReveal: Bool {
+    if allowsReveal, case .masked = echo { true } else { false }
+  }
+}

@@ -1,0 +1,320 @@
+public import SecretField
+import SecureMemory
+
+/// The prompt's state machine, without a terminal: it takes decoded key events,
+/// applies them to a ``SecretField/SecretFieldState``, and says what the loop
+/// should do next (submit, cancel, ring the bell, redraw).
+///
+/// Pure: no I/O and no clock (time comes with each event), so tests feed it
+/// events and read the field and the status lines. ``PasswordPrompt`` drives it
+/// from the terminal; another front end (a pinentry's) can drive it too.
+///
+/// Key bindings: text and pastes insert; Backspace, Delete, ^U, ^K, ^W edit;
+/// arrows, Home, End and ^A ^B ^E ^F move; Enter submits (refused below
+/// ``PromptConfiguration/minimumLength``); Esc and ^C cancel, and so does ^D on
+/// an empty field (on text it deletes forward, as in readline); Tab toggles the
+/// reveal when ``PromptConfiguration/allowsReveal``; ^L redraws; ^Z suspends.
+/// Keys it does not know change nothing. A refused key leaves the field as it
+/// was, rings the bell and says why on the message line.
+public struct PromptEditor: ~Copyable {
+  /// What the loop should do after an event.
+  public struct Reaction: Sendable, Hashable {
+    /// How the entry ends, when it does.
+    public enum Outcome: Sendable, Hashable {
+      /// Enter, with the field long enough: take the text.
+      case submit
+      /// A cancel key.
+      case cancel(PromptCancellation)
+      /// ^Z: stop the process group, as the terminal's suspend key would.
+      case suspend
+    }
+
+    /// How the entry ends; nil while it goes on.
+    public var outcome: Outcome?
+    /// The key was refused: ring the bell (the message says why).
+    public var ringsBell = false
+    /// ^L: draw everything again.
+    public var redrawsAll = false
+    /// The first character an edit may have changed, for a minimal redraw; nil
+    /// when the text did not change.
+    public var editedFrom: Int?
+    /// A terminal's reply (``KeyEvent/keyboardFlags(_:)``,
+    /// ``KeyEvent/deviceAttributes``), for whoever sent the query.
+    public var terminalReply: KeyEvent?
+
+    /// Nothing to do.
+    public init() {}
+  }
+
+  /// The field: the text in secure memory, the caret, how it shows.
+  public private(set) var field: SecretFieldState
+  /// The message under the field, until the next key; nil when there is none.
+  public private(set) var message: String?
+  /// What the prompt was asked to do.
+  public let configuration: PromptConfiguration
+  /// What joins the parts of the hint.
+  let hintSeparator: String
+
+  /// An editor with an empty field, masked with `configuration`'s glyph (or
+  /// `locale`'s), showing ``PromptConfiguration/initialMessage``.
+  ///
+  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the field's
+  ///   secure memory cannot be had.
+  public init(configuration: PromptConfiguration, locale: TerminalLocale) throws(PromptError) {
+    let glyph: Character =
+      if case .masked(let glyph?) = configuration.echo { glyph } else {
+        Character(locale.maskGlyph)
+      }
+    do {
+      field = try SecretFieldState(
+        policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
+        obfuscationMode: configuration.obfuscationMode, maskGlyph: glyph)
+    } catch {
+      throw .secureMemory(error)
+    }
+    field.isCaptured = configuration.isCaptured
+    self.configuration = configuration
+    message = configuration.initialMessage
+    hintSeparator = configuration.texts.hintSeparator ?? (locale.isUTF8 ? " · " : " | ")
+  }
+
+  // MARK: Entries and host state
+
+  /// Starts a new entry: wipes the field and shows `message` (nil for none).
+  /// Reveal state, focus, caps lock and capture stay.
+  public mutating func startEntry(message: String?) {
+    field.clear()
+    self.message = message
+  }
+
+  /// Wipes the text, for a prompt that ends without taking it.
+  public mutating func wipe() {
+    field.clear()
+  }
+
+  /// Sets whether the session is recorded or shared; while it is, the field
+  /// is masked and Tab is refused with a message. For a capture detector that
+  /// learns of a recording while the prompt runs.
+  public mutating func setCaptured(_ isCaptured: Bool) {
+    field.isCaptured = isCaptured
+  }
+
+  /// Shows `text` on the message line until the next key, or clears it.
+  public mutating func showMessage(_ text: String?) {
+    message = text
+  }
+
+  // MARK: Events
+
+  /// Applies one event. `payload` holds the bytes of a ``KeyEvent/text`` or
+  /// ``KeyEvent/paste`` event, lent from the decoder's secure memory
+  /// (``KeyDecoder/withPayload(_:)``); it is read in place, never copied out.
+  ///
+  /// - Complexity: that of the edit on the field; a paste is also scanned once
+  ///   for line breaks (and the stack wiped after).
+  public mutating func handle(
+    _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant
+  ) -> Reaction {
+    switch event {
+    case .unknownSequence:
+      return Reaction()
+    case .focusIn, .focusOut:
+      field.isFocused = event == .focusIn
+      return Reaction()
+    case .capsLock(let isOn):
+      field.capsLock = isOn ? .on : .off
+      return Reaction()
+    case .keyboardFlags, .deviceAttributes:
+      var reaction = Reaction()
+      reaction.terminalReply = event
+      return reaction
+    default:
+      break
+    }
+    // Every key the user pressed ends the message of the key before.
+    message = nil
+    switch event {
+    case .text:
+      return insert(payload, at: now)
+    case .paste:
+      return paste(payload)
+    case .pasteTooLong:
+      return refused(configuration.texts.pasteTooLong)
+    case .invalidText:
+      return refused(configuration.texts.invalidText)
+    case .submit:
+      if field.count < configuration.minimumLength {
+        return refused(configuration.texts.tooShortMessage(minimum: configuration.minimumLength))
+      }
+      return ending(.submit)
+    case .cancel:
+      return ending(.cancel(.interrupt))
+    case .escape:
+      return ending(.cancel(.escape))
+    case .endOfInput:
+      if field.isEmpty { return ending(.cancel(.endOfInput)) }
+      return edit { $0.deleteForward() }
+    case .suspend:
+      return ending(.suspend)
+    case .redraw:
+      var reaction = Reaction()
+      reaction.redrawsAll = true
+      return reaction
+    case .tab:
+      return toggleReveal()
+    case .deleteBackward: return edit { $0.deleteBackward() }
+    case .deleteForward: return edit { $0.deleteForward() }
+    case .deleteToStart: return edit { $0.deleteToStart() }
+    case .deleteToEnd: return edit { $0.deleteToEnd() }
+    case .deleteWordBackward: return edit { $0.deleteWordBackward() }
+    case .moveLeft: return move(.left)
+    case .moveRight: return move(.right)
+    case .moveWordLeft: return move(.wordLeft)
+    case .moveWordRight: return move(.wordRight)
+    case .moveToStart: return move(.start)
+    case .moveToEnd: return move(.end)
+    case .unknownSequence, .focusIn, .focusOut, .capsLock, .keyboardFlags, .deviceAttributes:
+      preconditionFailure("PromptEditor: handled above")
+    }
+  }
+
+  private func ending(_ outcome: Reaction.Outcome) -> Reaction {
+    var reaction = Reaction()
+    reaction.outcome = outcome
+    return reaction
+  }
+
+  private mutating func refused(_ text: String) -> Reaction {
+    message = text
+    var reaction = Reaction()
+    reaction.ringsBell = true
+    return reaction
+  }
+
+  private mutating func move(_ movement: CaretMovement) -> Reaction {
+    field.moveCaret(movement)
+    return Reaction()
+  }
+
+  private mutating func edit(_ body: (inout SecretFieldState) -> Void) -> Reaction {
+    let selectionStart = field.selection.lowerBound
+    body(&field)
+    var reaction = Reaction()
+    // An edit changes characters from the selection (or the caret) on, and may
+    // join the character before it (a combining mark typed after a letter).
+    reaction.editedFrom = max(0, min(selectionStart, field.caret) - 1)
+    return reaction
+  }
+
+  private mutating func insert(
+    _ payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant
+  ) -> Reaction {
+    guard !payload.isEmpty else { return Reaction() }
+    var failure: FieldError?
+    let reaction = edit { field in
+      do throws(FieldError) { try field.insert(payload, at: now) } catch { failure = error }
+    }
+    if let failure { return refused(text(for: failure, pasting: false)) }
+    return reaction
+  }
+
+  private mutating func paste(_ payload: UnsafeRawBufferPointer) -> Reaction {
+    let shape = PasteShape(of: payload)
+    wipeStack()
+    if shape.hasLineBreakInside { return refused(configuration.texts.pasteWithLineBreak) }
+    let content = UnsafeRawBufferPointer(rebasing: payload[0..<shape.contentCount])
+    guard !content.isEmpty else { return Reaction() }
+    var failure: FieldError?
+    let reaction = edit { field in
+      do throws(FieldError) { try field.paste(content) } catch { failure = error }
+    }
+    if let failure { return refused(text(for: failure, pasting: true)) }
+    return reaction
+  }
+
+  private mutating func toggleReveal() -> Reaction {
+    guard configuration.offersReveal else {
+      var reaction = Reaction()
+      reaction.ringsBell = true
+      return reaction
+    }
+    do {
+      try field.toggleReveal()
+    } catch {
+      return refused(text(for: error, pasting: false))
+    }
+    return Reaction()
+  }
+
+  /// The message for a refusal, in the prompt's words where it has them.
+  private func text(for error: FieldError, pasting: Bool) -> String {
+    let texts = configuration.texts
+    switch error.code {
+    case FieldError.Code.invalidUTF8: return texts.invalidText
+    case FieldError.Code.controlCharacter:
+      return pasting ? texts.pasteWithControlCharacter : texts.invalidText
+    case FieldError.Code.tooManyBytes, FieldError.Code.tooManyCharacters:
+      return pasting ? texts.pasteTooLong : texts.fieldFull
+    case FieldError.Code.pasteRefused: return texts.pasteRefused
+    case FieldError.Code.revealRefused: return texts.revealRefusedWhileCaptured
+    default: return error.description
+    }
+  }
+
+  // MARK: What to show under the field
+
+  /// The lines under the field, top to bottom: the message, the caps-lock
+  /// warning (when `line` says to show it), `annotation` (a caller's own line,
+  /// such as a pinentry's quality bar), and the hint.
+  public func statusLines(for line: DisplayLine, annotation: String? = nil) -> [PromptStatusLine] {
+    var lines: [PromptStatusLine] = []
+    if let message { lines.append(PromptStatusLine(message, style: .message)) }
+    if line.showsCapsLockHint {
+      lines.append(PromptStatusLine(configuration.texts.capsLock, style: .warning))
+    }
+    if let annotation { lines.append(PromptStatusLine(annotation, style: .warning)) }
+    if configuration.showsHint {
+      lines.append(PromptStatusLine(hint(isRevealed: line.isRevealed), style: .hint))
+    }
+    return lines
+  }
+
+  /// The most lines ``statusLines(for:annotation:)`` returns, so a renderer can
+  /// make room for them once instead of scrolling while text is revealed.
+  public func maximumStatusLineCount(annotating: Bool) -> Int {
+    2 + (annotating ? 1 : 0) + (configuration.showsHint ? 1 : 0)
+  }
+
+  private func hint(isRevealed: Bool) -> String {
+    let texts = configuration.texts
+    var parts: [String] = []
+    if configuration.offersReveal {
+      parts.append(isRevealed ? texts.hide : texts.reveal)
+    } else if configuration.echo == .silent {
+      parts.append(texts.silentTyping)
+    }
+    parts += [texts.submit, texts.cancel]
+    return parts.joined(separator: hintSeparator)
+  }
+}
+
+/// Where a paste's content ends and whether a line break is inside it, found
+/// by reading the pasted bytes (secret) in place: the caller wipes the stack.
+struct PasteShape {
+  /// The bytes to insert: all but one trailing line break (LF, CR or CR LF).
+  var contentCount: Int
+  /// A line break remains in the content.
+  var hasLineBreakInside = false
+
+  @inline(never)
+  init(of bytes: UnsafeRawBufferPointer) {
+    var end = bytes.count
+    if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }
+    if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
+    contentCount = end
+    for offset in 0..<end where bytes[offset] == 0x0A || bytes[offset] == 0x0D {
+      hasLineBreakInside = true
+      break
+    }
+  }
+}

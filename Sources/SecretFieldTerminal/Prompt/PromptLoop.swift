@@ -1,0 +1,326 @@
+import SecretField
+import SecureMemory
+
+/// The main loop of a ``PasswordPrompt``: one `poll` on the terminal and the
+/// signal relay, key events into the editor, frames out to the screen.
+///
+/// Holds everything but the terminal, the relay and the decoder, which the
+/// loop's functions take as separate arguments: a signal's wipe closure then
+/// reaches the field and the decoder while the relay holds the terminal.
+struct PromptLoop: ~Copyable {
+  var editor: PromptEditor
+  var renderer: PromptRenderer
+  var writer: ScreenWriter
+  let configuration: PromptConfiguration
+  /// When the whole prompt times out.
+  let deadline: ContinuousClock.Instant?
+  /// The first entry of a confirmation, while the second is typed.
+  var firstEntry: SecureBuffer?
+  /// The terminal's width and height.
+  var columns: Int
+  var rows: Int?
+  /// Edits and requests since the last frame.
+  var editedFrom: Int?
+  var redrawsAll = false
+  /// The caller's line under the field, from the last edit.
+  var annotation: String?
+  var needsAnnotation = true
+  /// When a last-typed character stops showing, if one shows.
+  var revealEndsAt: ContinuousClock.Instant?
+  /// The last stop was the prompt's own (it masked the line first), so the
+  /// `SIGCONT` after it only asks for a redraw in place.
+  var resumedFromOwnStop = false
+  /// Continued in the background: draw nothing until `fg` brings raw mode back.
+  var isWaitingForForeground = false
+  /// The job was stopped once to wait for `fg`; in an orphaned process group,
+  /// where that stop is discarded, it is not tried again.
+  var hasStoppedJobForForeground = false
+
+  init(
+    configuration: PromptConfiguration, locale: TerminalLocale,
+    terminal: borrowing TerminalDevice, annotates: Bool
+  ) throws(PromptError) {
+    editor = try PromptEditor(configuration: configuration, locale: locale)
+    renderer = PromptRenderer(
+      configuration: configuration, locale: locale,
+      statusLineCapacity: editor.maximumStatusLineCount(annotating: annotates))
+    writer = ScreenWriter(terminal: terminal)
+    self.configuration = configuration
+    deadline = configuration.timeout.map { ContinuousClock.now + $0 }
+    columns = terminal.size?.columns ?? 80
+    rows = terminal.size?.rows
+  }
+
+  /// How one entry ended.
+  enum EntryEnd {
+    case submitted
+    case cancelled(PromptCancellation)
+    case timedOut
+    case hungUp
+  }
+
+  // MARK: The prompt
+
+  /// Runs entries until the prompt has its answer: one entry, or pairs under
+  /// confirmation until they match or the attempts run out.
+  mutating func run(
+    terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
+    annotate: ((borrowing SecretFieldState) -> String?)?
+  ) throws(PromptError) -> PromptResult {
+    var mismatches = 0
+    var isSecondEntry = false
+    while true {
+      let end = try runEntry(
+        terminal: &terminal, relay: relay, decoder: &decoder, annotate: annotate)
+      switch end {
+      case .cancelled(let cancellation): return .cancelled(cancellation)
+      case .timedOut: return .timedOut
+      case .hungUp: return .hungUp
+      case .submitted: break
+      }
+      let entry = try copyOfField()
+      guard let confirmation = configuration.confirmation else { return .submitted(entry) }
+      if !isSecondEntry {
+        firstEntry = consume entry
+        isSecondEntry = true
+        editor.startEntry(message: nil)
+        renderer.startEntry(prompt: confirmation.prompt)
+        continue
+      }
+      isSecondEntry = false
+      let first = firstEntry.take()!
+      if first.constantTimeEquals(entry) { return .submitted(first) }
+      mismatches += 1
+      if mismatches >= confirmation.maximumAttempts {
+        return .confirmationFailed(attempts: mismatches)
+      }
+      editor.startEntry(message: configuration.texts.mismatch)
+      renderer.startEntry(prompt: configuration.prompt)
+      needsAnnotation = true
+    }
+  }
+
+  /// Runs one entry to its end, which leaves the line masked and the cursor
+  /// under it.
+  mutating func runEntry(
+    terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
+    annotate: ((borrowing SecretFieldState) -> String?)?
+  ) throws(PromptError) -> EntryEnd {
+    try draw(annotate: annotate)
+    var decoderDeadline: ContinuousClock.Instant?
+    while true {
+      if let deadline, ContinuousClock.now >= deadline {
+        try finish()
+        return .timedOut
+      }
+      if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
+        isWaitingForForeground = false
+        hasStoppedJobForForeground = false
+        renderer.startOnFreshLine()
+        try draw(annotate: annotate)
+      }
+      // In the background still (the stop was discarded, or `bg` again): look
+      // for the terminal's return now and then.
+      let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
+      let wake = [decoderDeadline, deadline, revealEndsAt, foregroundCheck].compactMap { $0 }
+        .min()
+      let readiness = try terminal.waitForInput(or: relay, until: wake)
+      if readiness.contains(.signal) {
+        for signal in relay.pendingSignals() {
+          try handle(signal, terminal: &terminal, relay: relay, decoder: &decoder)
+        }
+      }
+      if readiness.contains(.input) {
+        do {
+          if try terminal.read(into: &decoder) == .endOfFile { return .hungUp }
+        } catch {
+          guard error.code == .readFailed, error.errno == Self.inputOutputError else { throw error }
+          return .hungUp
+        }
+      }
+      decoderDeadline = nil
+      decoding: while true {
+        switch try decoder.next(at: .now) {
+        case .needsInput:
+          break decoding
+        case .needsInputBefore(let instant):
+          decoderDeadline = instant
+          break decoding
+        case .event(let event):
+          let now = ContinuousClock.now
+          let reaction = decoder.withPayload { payload in
+            editor.handle(event, payload: payload, at: now)
+          }
+          if let end = try take(reaction) { return end }
+        }
+      }
+      try draw(annotate: annotate)
+    }
+  }
+
+  /// `EIO`: what `read(2)` reports once a terminal has hung up.
+  static let inputOutputError: Int32 = 5
+
+  /// Notes what a reaction asks for; returns how the entry ends, if it does.
+  mutating func take(_ reaction: PromptEditor.Reaction) throws(PromptError) -> EntryEnd? {
+    if reaction.ringsBell { writer.append(ControlSequence.bell) }
+    if let edited = reaction.editedFrom {
+      editedFrom = min(editedFrom ?? edited, edited)
+      needsAnnotation = true
+    }
+    if reaction.redrawsAll { redrawsAll = true }
+    if let reply = reaction.terminalReply { handleTerminalReply(reply) }
+    switch reaction.outcome {
+    case nil:
+      return nil
+    case .submit:
+      try finish()
+      return .submitted
+    case .cancel(let cancellation):
+      try finish()
+      return .cancelled(cancellation)
+    case .suspend:
+      // The relay catches it at the next wait and stops the prompt properly.
+      Platform.signalProcessGroup(TerminalSignal.terminalStop.number)
+      return nil
+    }
+  }
+
+  /// A terminal's answer to a query: where the kitty keyboard handshake (caps
+  /// lock) will take ``KeyEvent/keyboardFlags(_:)`` and
+  /// ``KeyEvent/deviceAttributes``. The prompt sends no query yet, so an
+  /// answer changes nothing.
+  mutating func handleTerminalReply(_ reply: KeyEvent) {}
+
+  // MARK: Signals
+
+  mutating func handle(
+    _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+    decoder: inout KeyDecoder
+  ) throws(PromptError) {
+    switch signal.response {
+    case .die, .stop:
+      // Leave no revealed text behind, and the cursor on a fresh line for the
+      // shell. A terminal that fails here fails the restore too: go on.
+      try? finish()
+    case .resume, .resize:
+      break
+    }
+    var outcome = try relay.respond(
+      to: signal, terminal: &terminal,
+      wipingFirst: {
+        self.wipe()
+        decoder.reset()
+      })
+    columns = terminal.size?.columns ?? columns
+    rows = terminal.size?.rows ?? rows
+    if outcome == .waitForForeground && !hasStoppedJobForForeground {
+      // Continued in the background (`bg`). A shell's `fg` gives a running job
+      // the terminal without a SIGCONT, so stop the job now, as the terminal
+      // stops a background job that touches it; `fg` then continues it. The
+      // relay brings the SIGTTOU back here, and the prompt stops by it.
+      Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
+      hasStoppedJobForForeground = true
+    }
+    if outcome == .redraw { hasStoppedJobForForeground = false }
+    isWaitingForForeground = outcome == .waitForForeground
+    switch (signal.response, outcome) {
+    case (.stop, .redraw):
+      renderer.startOnFreshLine()
+      resumedFromOwnStop = true
+    case (.resume, .redraw):
+      // After the prompt's own stop, the line was drawn again already; after a
+      // stop it could not see (SIGSTOP), start afresh below what is there.
+      if resumedFromOwnStop {
+        renderer.invalidate()
+      } else {
+        renderer.startOnFreshLine()
+      }
+      resumedFromOwnStop = false
+    case (_, .resize), (_, .redraw):
+      renderer.invalidate()
+    case (_, .waitForForeground):
+      break
+    }
+  }
+
+  // MARK: Drawing
+
+  /// Draws the frame for now: the field, its status lines, the caret.
+  mutating func draw(annotate: ((borrowing SecretFieldState) -> String?)?) throws(PromptError) {
+    guard !isWaitingForForeground else { return }
+    if needsAnnotation, let annotate {
+      annotation = annotate(editor.field)
+    }
+    needsAnnotation = false
+    let line = editor.field.render(at: .now)
+    revealEndsAt = line.revealEndsAt
+    let widths = renderer.cellColumns(of: line, in: editor.field)
+    let status = editor.statusLines(for: line, annotation: annotation)
+    let operations = renderer.draw(
+      line, cellColumns: widths, status: status, columns: columns, rows: rows,
+      editedFrom: editedFrom, redrawingAll: redrawsAll)
+    editedFrom = nil
+    redrawsAll = false
+    try Self.perform(operations, field: editor.field, writer: &writer)
+  }
+
+  /// Ends the entry on the screen: masked, status lines erased, cursor below.
+  mutating func finish() throws(PromptError) {
+    let operations = renderer.finish(editor.field.render(at: .now), columns: columns)
+    try Self.perform(operations, field: editor.field, writer: &writer)
+  }
+
+  /// Writes `operations`, the revealed ranges from one read window on the field.
+  static func perform(
+    _ operations: [ScreenOperation], field: borrowing SecretFieldState,
+    writer: inout ScreenWriter
+  ) throws(PromptError) {
+    let revealsText = operations.contains {
+      if case .revealed = $0 { true } else { false }
+    }
+    guard revealsText else {
+      for case .text(let text) in operations { writer.append(text) }
+      try writer.flush()
+      return
+    }
+    try field.withSecret { bytes throws(PromptError) in
+      for operation in operations {
+        switch operation {
+        case .text(let text):
+          writer.append(text)
+        case .revealed(let range):
+          try writer.appendRevealed(UnsafeRawBufferPointer(rebasing: bytes[range]))
+        }
+      }
+      try writer.flush()
+    }
+  }
+
+  // MARK: Secrets
+
+  /// The field's text, copied into a secure buffer of its own through
+  /// `SecureBuffer.append` (room for one more byte, such as a newline).
+  func copyOfField() throws(PromptError) -> SecureBuffer {
+    do {
+      var copy = try SecureBuffer(capacity: editor.field.utf8Count + 1)
+      try editor.field.withSecret { bytes throws(SecureMemoryError) in try copy.append(bytes) }
+      return copy
+    } catch {
+      throw .secureMemory(error)
+    }
+  }
+
+  /// Wipes every secret the loop holds: the field and a first entry.
+  mutating func wipe() {
+    editor.wipe()
+    firstEntry = nil
+  }
+
+  /// Leaves the screen masked after an error, as far as the terminal lets it,
+  /// and wipes.
+  mutating func abandon() {
+    try? finish()
+    wipe()
+  }
+}

@@ -1,0 +1,163 @@
+import Glibc
+import PTYSupport
+import Testing
+
+/// A way for the prompt to end, and the status the table gives it.
+struct Ending: CustomTestStringConvertible, Sendable {
+  enum Action: Sendable {
+    case key(String)
+    case signal(Int32)
+    case wait
+  }
+
+  let name: String
+  let arguments: [String]
+  let typed: String
+  let action: Action
+  let status: ProcessStatus
+  let output: String
+  var testDescription: String { name }
+
+  static let all = [
+    Ending(
+      name: "Enter: exit 0", arguments: [], typed: "ab", action: .key(Key.enter),
+      status: .exited(0), output: "ab\n"),
+    Ending(
+      name: "Esc: exit 1", arguments: [], typed: "ab", action: .key(Key.escape),
+      status: .exited(1), output: ""),
+    Ending(
+      name: "^C: exit 1", arguments: [], typed: "ab", action: .key(Key.controlC),
+      status: .exited(1), output: ""),
+    Ending(
+      name: "^D on an empty field: exit 1", arguments: [], typed: "", action: .key(Key.controlD),
+      status: .exited(1), output: ""),
+    Ending(
+      name: "timeout: exit 124", arguments: ["--timeout", "1"], typed: "ab", action: .wait,
+      status: .exited(124), output: ""),
+    Ending(
+      name: "SIGINT: death by SIGINT", arguments: [], typed: "ab", action: .signal(SIGINT),
+      status: .signaled(SIGINT), output: ""),
+    Ending(
+      name: "SIGTERM: death by SIGTERM", arguments: [], typed: "ab", action: .signal(SIGTERM),
+      status: .signaled(SIGTERM), output: ""),
+    Ending(
+      name: "SIGHUP: death by SIGHUP", arguments: [], typed: "ab", action: .signal(SIGHUP),
+      status: .signaled(SIGHUP), output: ""),
+  ]
+}
+
+@Suite("secretfield prompt leaves the terminal as it found it")
+struct PromptTerminalStateTests {
+  @Test("the termios and private modes after each ending equal those before", arguments: Ending.all)
+  func restored(_ ending: Ending) throws {
+    let session = try startPrompt(ending.arguments)
+    if !ending.typed.isEmpty {
+      try session.type(ending.typed)
+      try session.waitForMasks(ending.typed.count)
+    }
+    // The control: while prompting the modes differ, so the comparison after
+    // can fail.
+    let during = try session.attributes()
+    #expect(during.isRaw && during != session.initialAttributes, "\(during)")
+    let duringScreen = try session.screen()
+    #expect(duringScreen.bracketedPaste && duringScreen.focusReporting)
+    switch ending.action {
+    case .key(let key): try session.type(key)
+    case .signal(let number): try session.send(signal: number)
+    case .wait: break
+    }
+    #expect(try session.waitForExit() == ending.status)
+    let after = try session.attributes()
+    #expect(after == session.initialAttributes, "\(after) vs \(session.initialAttributes)")
+    let screen = try session.screen()
+    #expect(!screen.bracketedPaste && !screen.focusReporting)
+    #expect(!screen.shows("Tab show"), "the hint line is erased: \(screen)")
+    #expect(try session.standardOutput() == ending.output)
+  }
+
+  @Test("SIGTSTP stops with the termios restored; SIGCONT brings the prompt back, text kept")
+  func stopAndContinue() throws {
+    let session = try startPrompt()
+    try session.type("ab")
+    try session.waitForMasks(2)
+    try session.send(signal: SIGTSTP)
+    #expect(try session.waitForStatus() == .stopped(SIGTSTP))
+    let stopped = try session.attributes()
+    #expect(stopped == session.initialAttributes, "\(stopped) vs \(session.initialAttributes)")
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForStatus() == .continued)
+    try session.waitForScreen("the prompt drawn again below") { screen in
+      screen.lines.filter { $0 == "Password: ••" }.count == 2
+    }
+    #expect(try session.attributes().isRaw)
+    try session.type("cd")
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(try session.attributes() == session.initialAttributes)
+    #expect(try session.standardOutput() == "abcd\n")
+  }
+
+  @Test("continued in the background (bg), it stops the job by SIGTTOU; fg brings it back")
+  func continuedInBackground() throws {
+    let session = try startPrompt()
+    try session.type("ab")
+    try session.waitForMasks(2)
+    try session.send(signal: SIGTSTP)
+    #expect(try session.waitForStatus() == .stopped(SIGTSTP))
+    // bg: the shell keeps the terminal and continues the job.
+    try session.takeTerminal()
+    try session.send(signal: SIGCONT)
+    // The continue and the stop after it may come to the shell as one change.
+    var status = try session.waitForStatus()
+    if status == .continued { status = try session.waitForStatus() }
+    #expect(status == .stopped(SIGTTOU), "stopped to wait for fg")
+    #expect(try session.attributes() == session.initialAttributes)
+    // fg: the terminal back, and SIGCONT since the job is stopped.
+    try session.giveTerminal()
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForStatus() == .continued)
+    try session.waitForScreen("the prompt drawn again") { screen in
+      screen.lines.filter { $0 == "Password: ••" }.count == 2
+    }
+    try session.type("cd")
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(try session.attributes() == session.initialAttributes)
+    #expect(try session.standardOutput() == "abcd\n")
+  }
+
+  @Test("^Z suspends as the terminal's suspend key would, and the text survives")
+  func suspendKey() throws {
+    let session = try startPrompt()
+    try session.type(Key.tab)
+    try session.type("ab")
+    try session.waitForText("Password: ab")
+    try session.type(Key.controlZ)
+    #expect(try session.waitForStatus() == .stopped(SIGTSTP))
+    #expect(try session.attributes() == session.initialAttributes)
+    #expect(!(try session.screen().contains("Password: ab")), "masked before stopping")
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForStatus() == .continued)
+    try session.waitForScreen("the prompt drawn again") { screen in
+      screen.lines.filter { $0.hasPrefix("Password:") }.count == 2
+    }
+    try session.type("c")
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(try session.standardOutput() == "abc\n")
+  }
+
+  @Test("a resize lays the line out again for the new width")
+  func resize() throws {
+    let session = try startPrompt()
+    try session.type(String(repeating: "a", count: 40))
+    try session.waitForMasks(40)
+    try session.resize(columns: 30, rows: 24)
+    try session.waitForScreen("the line within 30 columns") { screen in
+      screen.lines.contains { $0 == "Password: " + String(repeating: "•", count: 19) }
+    }
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(try session.standardOutput() == String(repeating: "a", count: 40) + "\n")
+  }
+}

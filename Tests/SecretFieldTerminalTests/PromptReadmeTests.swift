@@ -1,0 +1,32 @@
+import SecretFieldTerminal
+import SecureMemory
+import Testing
+
+/// The README's example of the terminal prompt, as written there but for the
+/// terminal's path.
+func readmePromptExample(terminalPath: String) throws(PromptError) {
+  var configuration = PromptConfiguration(prompt: "Passphrase:")
+  configuration.confirmation = .init(prompt: "Again:", maximumAttempts: 3)
+  configuration.timeout = .seconds(60)
+  configuration.terminalPath = terminalPath
+  let result = try PasswordPrompt(configuration).run()  // on /dev/tty
+  switch consume result {
+  case .submitted(let secret): try? secret.write(to: 1)  // a SecureBuffer, no copy
+  case .cancelled(.interrupt): break  // ^C; .escape, .endOfInput
+  default: break  // .cancelled, .timedOut, .hungUp, .confirmationFailed
+  }
+}
+
+@Suite("The README's prompt example")
+struct PromptReadmeTests {
+  @Test("compiles, and without a terminal throws noTerminal with a message that says what to do")
+  func example() {
+    do {
+      try readmePromptExample(terminalPath: "/nonexistent/tty")
+      Issue.record("a prompt without a terminal returned")
+    } catch {
+      #expect(error.code == .noTerminal)
+      #expect(error.description.contains("--stdin"))
+    }
+  }
+}

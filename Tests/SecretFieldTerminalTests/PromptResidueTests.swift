@@ -1,0 +1,105 @@
+import Glibc
+import SecretField
+import SecretFieldTerminal
+import SecureMemory
+import TestSupport
+import Testing
+
+/// The prompt's own steps over the secret (a paste scanned for line breaks,
+/// revealed characters measured and written, a line read from standard input)
+/// leave no copy of it behind. Each scan runs in an exit-test child, in debug
+/// and release builds.
+@Suite("The prompt leaves no copy of the password")
+struct PromptResidueTests {
+  @Test("control: a marker planted in an ordinary array is found")
+  func control() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker()
+      let planted = marker.plainBytesForControl()
+      let report = try! ResidueScanner().scan(for: marker)
+      withExtendedLifetime(planted) {}
+      #expect(report.copies >= 1, "\(report)")
+    }
+  }
+
+  @Test("pasted, revealed, measured and drawn: one copy in the field, none once it is gone")
+  func editedAndDrawn() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker()
+      let locale = TerminalLocale(environment: ["LANG": "C.UTF-8"])
+      let null = open("/dev/null", O_WRONLY)
+      do {
+        var editor = try! PromptEditor(configuration: PromptConfiguration(), locale: locale)
+        do {
+          var pasted = try! SecureBuffer(capacity: marker.count + 1)
+          marker.masked.withUnsafeBytes { try! pasted.append($0) }
+          pasted.withUnsafeMutableBytes { marker.unmask(in: $0) }
+          try! pasted.append(count: 1) { $0[0] = 0x0A }
+          let reaction = pasted.withUnsafeBytes {
+            editor.handle(.paste, payload: $0, at: .now)
+          }
+          #expect(!reaction.ringsBell)
+        }
+        _ = editor.handle(.tab, payload: UnsafeRawBufferPointer(start: nil, count: 0), at: .now)
+        var renderer = PromptRenderer(
+          configuration: PromptConfiguration(), locale: locale, statusLineCapacity: 3)
+        let line = editor.field.render(at: .now)
+        let widths = renderer.cellColumns(of: line, in: editor.field)
+        let operations = renderer.draw(
+          line, cellColumns: widths, status: editor.statusLines(for: line), columns: 200)
+        var writer = ScreenWriter(descriptor: null)
+        try! editor.field.withSecret { bytes throws(PromptError) in
+          for operation in operations {
+            switch operation {
+            case .text(let text): writer.append(text)
+            case .revealed(let range):
+              try writer.appendRevealed(UnsafeRawBufferPointer(rebasing: bytes[range]))
+            }
+          }
+          try writer.flush()
+        }
+        #expect(operations.contains { if case .revealed = $0 { true } else { false } })
+        let held = try! ResidueScanner().scan(for: marker)
+        #expect(held.copies == 1, "\(held)")
+        editor.wipe()
+      }
+      let after = try! ResidueScanner().scan(for: marker)
+      #expect(after.copies == 0, "\(after)")
+      close(null)
+    }
+  }
+
+  @Test("a line from standard input: one copy in the result, none once it is dropped")
+  func standardInput() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker()
+      var ends: [Int32] = [0, 0]
+      #expect(pipe(&ends) == 0)
+      do {
+        // The line goes into the pipe from secure memory, so the kernel holds
+        // the only other copy, outside this process.
+        var line = try! SecureBuffer(capacity: marker.count + 1)
+        marker.masked.withUnsafeBytes { try! line.append($0) }
+        line.withUnsafeMutableBytes { marker.unmask(in: $0) }
+        try! line.append(count: 1) { $0[0] = 0x0A }
+        try! line.write(to: ends[1])
+      }
+      close(ends[1])
+      do {
+        let result = try! PasswordPrompt.readLine(from: ends[0])
+        let held = try! ResidueScanner().scan(for: marker)
+        switch consume result {
+        case .submitted(let secret):
+          let count = secret.count
+          #expect(count == marker.count)
+        default:
+          Issue.record("no line read")
+        }
+        #expect(held.copies == 1, "\(held)")
+      }
+      let after = try! ResidueScanner().scan(for: marker)
+      #expect(after.copies == 0, "\(after)")
+      close(ends[0])
+    }
+  }
+}
