@@ -45,7 +45,9 @@ let package = Package(
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
     .executableTarget(
       name: "SecretFieldBenchmarks",
-      dependencies: ["SecretField", "SecureMemory", "CSodium"],
+      // secretfield: built beside the benchmark binary, where the terminal
+      // benchmarks start it on a pty.
+      dependencies: ["SecretField", "SecureMemory", "CSodium", "secretfield"],
       path: "Benchmarks/SecretFieldBenchmarks",
       swiftSettings: swiftSettings
     ),

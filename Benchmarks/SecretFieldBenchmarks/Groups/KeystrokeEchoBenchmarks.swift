@@ -27,7 +27,15 @@ struct KeystrokeEchoBenchmarks: BenchmarkGroup {
     ].compactMap { $0 }
     var results: [BenchmarkResult] = []
     for comparison in comparisons {
-      results.append(comparison.result(try Self.measureEcho(of: comparison, with: sampler)))
+      let glyphs = comparison.programs.map { program in
+        program.label + " " + String(decoding: program.maskGlyph, as: UTF8.self)
+      }
+      let note =
+        "\"a\" written to the pty master to the mask glyph ("
+        + glyphs.joined(separator: ", ") + ") read back; quiet for 30 ms between keys,"
+        + " a new process every \(Self.keysPerProcess) keys"
+      results.append(
+        comparison.result(try Self.measureEcho(of: comparison, with: sampler), note: note))
     }
     return results
   }

@@ -30,7 +30,14 @@ struct TerminalStartupBenchmarks: BenchmarkGroup {
     ].compactMap { $0 }
     var results: [BenchmarkResult] = []
     for comparison in comparisons {
-      results.append(comparison.result(try Self.measureStartup(of: comparison, with: sampler)))
+      let note =
+        comparison.subject.kind == .askpass
+        ? "posix_spawn (new session, stdin/stderr on an 80x24 pty) to \"Startup:\" read back"
+          + " from the master; a new pty and process per sample"
+        : "GETPIN written (after the greeting, 3 OPTIONs and SETPROMPT were answered) to"
+          + " \"Startup:\" read back from the master; a new pty and process per sample"
+      results.append(
+        comparison.result(try Self.measureStartup(of: comparison, with: sampler), note: note))
     }
     return results
   }
