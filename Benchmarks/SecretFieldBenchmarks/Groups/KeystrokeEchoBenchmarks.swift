@@ -5,7 +5,7 @@
 /// `pinentry-curses` for the pinentry).
 ///
 /// Each variant keeps one program at its prompt and types into it; after
-/// every key the master is drained until it has been quiet for 30 ms (outside
+/// every key the master is drained until it has been quiet for 10 ms (outside
 /// the clock), so the next key starts from an idle program and no glyph of
 /// the previous redraw is counted. After 32 keys the program is killed and a
 /// new one started, so the field never scrolls. The floor is two trips
@@ -32,7 +32,7 @@ struct KeystrokeEchoBenchmarks: BenchmarkGroup {
       }
       let note =
         "\"a\" written to the pty master to the mask glyph ("
-        + glyphs.joined(separator: ", ") + ") read back; quiet for 30 ms between keys,"
+        + glyphs.joined(separator: ", ") + ") read back; quiet for 10 ms between keys,"
         + " a new process every \(Self.keysPerProcess) keys"
       results.append(
         comparison.result(try Self.measureEcho(of: comparison, with: sampler), note: note))
@@ -81,7 +81,8 @@ struct KeystrokeEchoBenchmarks: BenchmarkGroup {
       finish: { variant in
         guard let process = processes[variant] else { return }
         keysTyped[variant] += 1
-        process.waitForQuiet(deadline: MonotonicClock.now() + TerminalProgram.patience)
+        process.waitForQuiet(
+          quietMilliseconds: 10, deadline: MonotonicClock.now() + TerminalProgram.patience)
         blackhole(process.terminalOutput.count)
       })
     if let failure { throw failure }
