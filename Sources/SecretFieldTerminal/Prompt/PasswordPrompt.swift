@@ -21,8 +21,15 @@ import SecureMemory
 /// }
 /// ```
 ///
+/// What the terminal knows, the prompt uses: focus reporting, so losing focus
+/// hides a last-typed character and masks a revealed password; the kitty
+/// keyboard protocol where the terminal speaks it (asked for without waiting,
+/// see ``TerminalFeatures/keyboardProtocol``), so "Caps Lock is on" shows under
+/// the field while it is.
+///
 /// Terminal modes: raw mode entered with `TCSAFLUSH` (type-ahead is dropped,
-/// not taken into the password), bracketed paste and focus reporting on. Every
+/// not taken into the password), bracketed paste, focus reporting and, where
+/// spoken, kitty keyboard flags 1, 8 and 16 on. Every
 /// mode is restored on every way out: submit, cancel, timeout, a thrown error,
 /// and signals. Signals are handled in the main loop through a
 /// ``SignalRelay``, as OpenBSD's `readpassphrase` does: INT, TERM, HUP, QUIT,
@@ -73,6 +80,7 @@ public struct PasswordPrompt: Sendable {
       annotates: annotate != nil)
     let result: PromptResult
     do {
+      try loop.startHandshake(terminal: terminal)
       result = try loop.run(
         terminal: &terminal, relay: relay, decoder: &decoder, annotate: annotate)
     } catch {
@@ -81,6 +89,8 @@ public struct PasswordPrompt: Sendable {
       terminal.restoreModes()
       throw error
     }
+    // A failure here leaves at worst a late reply unread: the result stands.
+    try? loop.awaitHandshakeReplies(terminal: terminal, relay: relay, decoder: &decoder)
     decoder.reset()
     terminal.restoreModes()
     Self.dieOfLateSignal(relay)

@@ -78,9 +78,15 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// True when the caller found the session being recorded or shared: the
   /// field then refuses to reveal, with ``PromptTexts/revealRefusedWhileCaptured``.
   public var isCaptured: Bool
-  /// The reports asked of the terminal while prompting: bracketed paste and
-  /// focus reporting by default.
+  /// The reports asked of the terminal while prompting: bracketed paste, focus
+  /// reporting and the kitty keyboard protocol (caps lock) by default.
   public var terminalFeatures: TerminalFeatures
+  /// How long the prompt waits for the terminal to answer its kitty keyboard
+  /// query before it treats the terminal as plain (no caps-lock warning).
+  /// Keys typed meanwhile are handled at once; this only bounds how long a
+  /// prompt that ends sooner waits for the answer, so that the answer is not
+  /// left for the shell to read. 200 ms by default.
+  public var terminalReplyTimeout: Duration
   /// The terminal to prompt on: the controlling terminal by default, or the one
   /// a pinentry's client named.
   public var terminalPath: String
@@ -106,6 +112,7 @@ public struct PromptConfiguration: Sendable, Hashable {
     fieldLimits = .default
     isCaptured = false
     terminalFeatures = .prompt
+    terminalReplyTimeout = .milliseconds(200)
     terminalPath = TerminalDevice.controllingTerminalPath
     locale = nil
   }
