@@ -25,7 +25,9 @@ import SecureMemory
 /// hides a last-typed character and masks a revealed password; the kitty
 /// keyboard protocol where the terminal speaks it (asked for without waiting,
 /// see ``TerminalFeatures/keyboardProtocol``), so "Caps Lock is on" shows under
-/// the field while it is.
+/// the field while it is; and, when the prompt starts, whether a recorder is
+/// seen on the terminal's session (``RecordingDetector``), in which case reveal
+/// is refused with the reason.
 ///
 /// Terminal modes: raw mode entered with `TCSAFLUSH` (type-ahead is dropped,
 /// not taken into the password), bracketed paste, focus reporting and, where
@@ -67,6 +69,7 @@ public struct PasswordPrompt: Sendable {
   ) throws(PromptError) -> PromptResult {
     let locale = configuration.locale ?? .current
     var terminal = try TerminalDevice(path: configuration.terminalPath)
+    let configuration = Self.noticingRecording(self.configuration, on: terminal)
     // The relay first: a signal that comes once raw mode is on must find it.
     let relay = try SignalRelay()
     try Self.enterRawMode(&terminal, features: configuration.terminalFeatures, relay: relay)
@@ -95,6 +98,21 @@ public struct PasswordPrompt: Sendable {
     terminal.restoreModes()
     Self.dieOfLateSignal(relay)
     return result
+  }
+
+  /// `configuration`, captured with the reason when a recorder is found on
+  /// `terminal`'s session (unless the caller turned detection off or already
+  /// said it is captured).
+  static func noticingRecording(
+    _ configuration: PromptConfiguration, on terminal: borrowing TerminalDevice
+  ) -> PromptConfiguration {
+    guard configuration.detectsRecording, !configuration.isCaptured else { return configuration }
+    let detection = terminal.detectRecording()
+    guard detection.isCaptured else { return configuration }
+    var captured = configuration
+    captured.isCaptured = true
+    captured.captureReason = detection.reason
+    return captured
   }
 
   /// Enters raw mode. Started in the background (`secretfield prompt &`), it
