@@ -76,28 +76,29 @@ public struct ConfirmationPrompt: Sendable {
 
   /// What a key means: an answer, or nil (with the bell, for a key that is
   /// none). `text` is the text a ``KeyEvent/text`` event brought.
+  ///
+  /// - Complexity: O(text), reading it in place.
   static func answer(to event: KeyEvent, text: UnsafeRawBufferPointer) -> ConfirmationAnswer? {
     switch event {
     case .text:
-      // Compared byte by byte, never made a String: someone who takes this
-      // for a password prompt may type a password here.
-      if matches(text, "y") || matches(text, "yes") { return .yes }
-      if matches(text, "n") || matches(text, "no") { return .no }
+      // Each character is a key press, as if typed one by one (fast typing
+      // can bring several in one read): the first y or n answers. Read byte
+      // by byte, never made a String: someone who takes this for a password
+      // prompt may type a password here. (No byte of a multi-byte UTF-8
+      // character is ASCII, so the scan cannot match inside one.)
+      for byte in text {
+        switch byte | 0x20 {
+        case UInt8(ascii: "y"): return .yes
+        case UInt8(ascii: "n"): return .no
+        default: continue
+        }
+      }
       return nil
     case .escape: return .cancelled(.escape)
     case .cancel: return .cancelled(.interrupt)
     case .endOfInput: return .cancelled(.endOfInput)
     default: return nil
     }
-  }
-
-  /// True when `text` is `word` (lower-case ASCII) in any case.
-  private static func matches(_ text: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
-    guard text.count == word.utf8CodeUnitCount else { return false }
-    for offset in 0..<text.count where text[offset] | 0x20 != word.utf8Start[offset] {
-      return false
-    }
-    return true
   }
 
   /// The loop: one `poll` on the terminal and the signal relay, until an answer.
