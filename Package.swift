@@ -70,8 +70,8 @@ let package = Package(
     .testTarget(
       name: "SecretFieldCLITests",
       dependencies: [
-        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "secretfield",
-        "secretfield-askpass",
+        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "TestSupport",
+        "secretfield", "secretfield-askpass",
       ],
       swiftSettings: swiftSettings
     ),

@@ -62,6 +62,9 @@ enum System {
     while getppid() == parent { sleep(1) }
   }
 
+  /// Stops this process (`SIGSTOP`) until it is continued.
+  static func stopThisProcess() { _ = raise(SIGSTOP) }
+
   /// Ends the process with `status`, running exit handlers.
   static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 }
