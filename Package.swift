@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
+    .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
   ],
   targets: [
     .systemLibrary(
@@ -35,6 +36,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
@@ -68,7 +72,8 @@ let package = Package(
     .testTarget(
       name: "SecretFieldCLITests",
       dependencies: [
-        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "secretfield",
+        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "TestSupport",
+        "secretfield", "secretfield-askpass",
       ],
       swiftSettings: swiftSettings
     ),
