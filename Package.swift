@@ -49,9 +49,11 @@ let package = Package(
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
     .executableTarget(
       name: "SecretFieldBenchmarks",
-      // secretfield: built beside the benchmark binary, where the terminal
-      // benchmarks start it on a pty.
-      dependencies: ["SecretField", "SecureMemory", "CSodium", "secretfield"],
+      // secretfield and secretfield-askpass: built beside the benchmark
+      // binary, where the terminal benchmarks start them on a pty.
+      dependencies: [
+        "SecretField", "SecureMemory", "CSodium", "secretfield", "secretfield-askpass",
+      ],
       path: "Benchmarks/SecretFieldBenchmarks",
       swiftSettings: swiftSettings
     ),
