@@ -23,17 +23,21 @@ struct TerminalProgram {
   let path: String
   let arguments: [String]
   let kind: Kind
-  /// The bytes one masked character shows as (`•` or `*`).
-  let maskGlyph: [UInt8]
+  /// The bytes one masked character may show as: `•` for ours on a UTF-8
+  /// terminal (`*` where they judge it is not one), `*` for the baselines.
+  let maskGlyphs: [[UInt8]]
 
   /// Whether the program exists and is executable.
   var isInstalled: Bool { access(path, X_OK) == 0 }
+
+  /// What our programs mask with: `•` on a UTF-8 terminal, `*` elsewhere.
+  private static let ours = [Array("•".utf8), Array("*".utf8)]
 
   /// `secretfield-askpass TEXT`, beside the benchmark binary.
   static var secretFieldAskpass: TerminalProgram {
     TerminalProgram(
       label: "secretfield-askpass", path: besideThisBinary("secretfield-askpass"),
-      arguments: [promptText], kind: .askpass, maskGlyph: Array("•".utf8))
+      arguments: [promptText], kind: .askpass, maskGlyphs: ours)
   }
 
   /// `secretfield prompt TEXT`, beside the benchmark binary: the same prompt
@@ -41,26 +45,26 @@ struct TerminalProgram {
   static var secretFieldPrompt: TerminalProgram {
     TerminalProgram(
       label: "secretfield prompt", path: besideThisBinary("secretfield"),
-      arguments: ["prompt", promptText], kind: .askpass, maskGlyph: Array("•".utf8))
+      arguments: ["prompt", promptText], kind: .askpass, maskGlyphs: ours)
   }
 
   /// `systemd-ask-password TEXT`, which asks on the terminal when standard
   /// input is one and echoes `*` per character.
   static let systemdAskPassword = TerminalProgram(
     label: "systemd-ask-password", path: "/usr/bin/systemd-ask-password",
-    arguments: [promptText], kind: .askpass, maskGlyph: Array("*".utf8))
+    arguments: [promptText], kind: .askpass, maskGlyphs: [Array("*".utf8)])
 
   /// `pinentry-secretfield`, beside the benchmark binary.
   static var secretFieldPinentry: TerminalProgram {
     TerminalProgram(
       label: "pinentry-secretfield", path: besideThisBinary("pinentry-secretfield"),
-      arguments: [], kind: .pinentry, maskGlyph: Array("•".utf8))
+      arguments: [], kind: .pinentry, maskGlyphs: ours)
   }
 
   /// GnuPG's `pinentry-curses`, which echoes `*` per character.
   static let pinentryCurses = TerminalProgram(
     label: "pinentry-curses", path: "/usr/bin/pinentry-curses", arguments: [], kind: .pinentry,
-    maskGlyph: Array("*".utf8))
+    maskGlyphs: [Array("*".utf8)])
 
   /// A new pty with the program wired to it, not started yet.
   func prepare() throws(TerminalBenchmarkError) -> PseudoTerminalProcess {

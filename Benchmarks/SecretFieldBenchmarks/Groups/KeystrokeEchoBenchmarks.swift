@@ -28,7 +28,8 @@ struct KeystrokeEchoBenchmarks: BenchmarkGroup {
     var results: [BenchmarkResult] = []
     for comparison in comparisons {
       let glyphs = comparison.programs.map { program in
-        program.label + " " + String(decoding: program.maskGlyph, as: UTF8.self)
+        program.label + " "
+          + program.maskGlyphs.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " or ")
       }
       let note =
         "\"a\" written to the pty master to the mask glyph ("
@@ -71,7 +72,7 @@ struct KeystrokeEchoBenchmarks: BenchmarkGroup {
         guard failure == nil, let process = processes[variant] else { return }
         process.type(key)
         if !process.waitForTerminalOutput(
-          programs[variant].maskGlyph, after: offsets[variant],
+          anyOf: programs[variant].maskGlyphs, after: offsets[variant],
           deadline: MonotonicClock.now() + TerminalProgram.patience)
         {
           failure = TerminalBenchmarkError(

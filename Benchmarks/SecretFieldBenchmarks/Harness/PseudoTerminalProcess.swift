@@ -159,10 +159,23 @@ final class PseudoTerminalProcess {
   func waitForTerminalOutput(
     _ needle: [UInt8], after offset: Int = 0, deadline: UInt64
   ) -> Bool {
+    waitForTerminalOutput(anyOf: [needle], after: offset, deadline: deadline)
+  }
+
+  /// Waits until any of `needles` appears in what the master has produced at
+  /// or after byte `offset`, draining it meanwhile. Returns false at the
+  /// deadline or when the terminal is gone.
+  func waitForTerminalOutput(
+    anyOf needles: [[UInt8]], after offset: Int = 0, deadline: UInt64
+  ) -> Bool {
+    precondition(!needles.isEmpty, "waitForTerminalOutput needs something to wait for")
+    let longest = needles.map(\.count).max()!
     var searchedUpTo = offset
     while true {
-      if Self.contains(terminalOutput, needle, from: searchedUpTo) { return true }
-      searchedUpTo = max(offset, terminalOutput.count - needle.count + 1)
+      for needle in needles where Self.contains(terminalOutput, needle, from: searchedUpTo) {
+        return true
+      }
+      searchedUpTo = max(offset, terminalOutput.count - longest + 1)
       guard pollOnce(until: deadline) else { return false }
     }
   }
