@@ -49,7 +49,11 @@ let package = Package(
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
     .executableTarget(
       name: "SecretFieldBenchmarks",
-      dependencies: ["SecretField", "SecureMemory", "CSodium"],
+      // secretfield and secretfield-askpass: built beside the benchmark
+      // binary, where the terminal benchmarks start them on a pty.
+      dependencies: [
+        "SecretField", "SecureMemory", "CSodium", "secretfield", "secretfield-askpass",
+      ],
       path: "Benchmarks/SecretFieldBenchmarks",
       swiftSettings: swiftSettings
     ),

@@ -1,8 +1,6 @@
 /// Every benchmark group, in the order the table lists them.
 ///
-/// A new group is one file under `Groups/` and one line here. Planned:
-/// `TerminalBenchmarks` (prompt_startup, pinentry_startup, keystroke_echo, on a
-/// pty).
+/// A new group is one file under `Groups/` and one line here.
 enum Registry {
   static let groups: [any BenchmarkGroup] = [
     AllocationBenchmarks(),
@@ -15,5 +13,7 @@ enum Registry {
     RenderBenchmarks(),
     LockedMemoryBenchmarks(),
     PasswordHashBenchmarks(),
+    TerminalStartupBenchmarks(),
+    KeystrokeEchoBenchmarks(),
   ]
 }
