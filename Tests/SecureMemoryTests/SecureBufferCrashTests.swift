@@ -78,7 +78,12 @@ struct SecureBufferCrashTests {
       try! buffer.append([UInt8(42)])
       // The canary is the 16 bytes right before the first byte; an underrun by
       // one byte changes it.
-      buffer.withUnsafeMutableBytes { ($0.baseAddress! - 1).storeBytes(of: 0x5A, as: UInt8.self) }
+      // Flip every bit: the canary is random, so storing a constant would leave
+      // it unchanged one run in 256.
+      buffer.withUnsafeMutableBytes { canaryByte in
+        let last = canaryByte.baseAddress! - 1
+        last.storeBytes(of: ~last.load(as: UInt8.self), as: UInt8.self)
+      }
       _ = consume buffer
     }
   }

@@ -69,7 +69,6 @@ public struct PasswordPrompt: Sendable {
   ) throws(PromptError) -> PromptResult {
     let locale = configuration.locale ?? .current
     var terminal = try TerminalDevice(path: configuration.terminalPath)
-    let configuration = Self.noticingRecording(self.configuration, on: terminal)
     // The relay first: a signal that comes once raw mode is on must find it.
     let relay = try SignalRelay()
     try Self.enterRawMode(&terminal, features: configuration.terminalFeatures, relay: relay)
@@ -81,6 +80,8 @@ public struct PasswordPrompt: Sendable {
     var loop = try PromptLoop(
       configuration: configuration, locale: locale, terminal: terminal,
       annotates: annotate != nil)
+    loop.looksForRecorderAfterFirstDraw =
+      configuration.detectsRecording && !configuration.isCaptured
     let result: PromptResult
     do {
       try loop.startHandshake(terminal: terminal)
@@ -98,21 +99,6 @@ public struct PasswordPrompt: Sendable {
     terminal.restoreModes()
     Self.dieOfLateSignal(relay)
     return result
-  }
-
-  /// `configuration`, captured with the reason when a recorder is found on
-  /// `terminal`'s session (unless the caller turned detection off or already
-  /// said it is captured).
-  static func noticingRecording(
-    _ configuration: PromptConfiguration, on terminal: borrowing TerminalDevice
-  ) -> PromptConfiguration {
-    guard configuration.detectsRecording, !configuration.isCaptured else { return configuration }
-    let detection = terminal.detectRecording()
-    guard detection.isCaptured else { return configuration }
-    var captured = configuration
-    captured.isCaptured = true
-    captured.captureReason = detection.reason
-    return captured
   }
 
   /// Enters raw mode. Started in the background (`secretfield prompt &`), it

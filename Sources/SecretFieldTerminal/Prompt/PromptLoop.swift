@@ -37,6 +37,10 @@ struct PromptLoop: ~Copyable {
   var hasStoppedJobForForeground = false
   /// Whether the terminal speaks the kitty keyboard protocol (caps lock).
   var handshake: KeyboardProtocolHandshake
+  /// Looks for a recorder once the prompt is on the screen: the look reads
+  /// `/proc` for every ancestor (about 0.25 ms, more inside tmux), and it only
+  /// decides whether Tab may reveal, which no key can ask before it is done.
+  var looksForRecorderAfterFirstDraw = false
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -110,6 +114,11 @@ struct PromptLoop: ~Copyable {
     annotate: ((borrowing SecretFieldState) -> String?)?
   ) throws(PromptError) -> EntryEnd {
     try draw(annotate: annotate)
+    if looksForRecorderAfterFirstDraw {
+      looksForRecorderAfterFirstDraw = false
+      let detection = terminal.detectRecording()
+      if detection.isCaptured { editor.setCaptured(true, reason: detection.reason) }
+    }
     var decoderDeadline: ContinuousClock.Instant?
     while true {
       if let deadline, ContinuousClock.now >= deadline {
