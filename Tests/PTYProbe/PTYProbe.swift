@@ -8,11 +8,21 @@ import SecureMemory
 /// `--no-restore` it restores nothing on any path, so each test has a control
 /// the harness must catch.
 ///
+/// With `--detect-recording` it only runs `RecordingDetector` on the
+/// controlling terminal (or on `--terminal PATH`), prints the result to
+/// standard output and exits 0.
+///
 /// Usage: pty-probe [--no-restore] [--keyboard-flags N]
+///        pty-probe --detect-recording [--terminal PATH]
 @main
 struct PTYProbe {
   static func main() {
     let arguments = CommandLine.arguments.dropFirst()
+    if arguments.contains("--detect-recording") {
+      let path = arguments.firstIndex(of: "--terminal")
+        .flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[$0 + 1] : nil }
+      detectRecording(terminalPath: path ?? TerminalDevice.controllingTerminalPath)
+    }
     let restores = !arguments.contains("--no-restore")
     let keyboardFlags = arguments.firstIndex(of: "--keyboard-flags")
       .flatMap { arguments.index(after: $0) < arguments.endIndex ? Int(arguments[$0 + 1]) : nil }
@@ -93,6 +103,28 @@ struct PTYProbe {
       printError("pty-probe: \(error)\n")
       exit(2)
     }
+  }
+
+  /// Prints what `RecordingDetector` finds for the terminal at `terminalPath`,
+  /// one fact a line: `captured` or `not detected`, then `reason:`,
+  /// `evidence:`, `unchecked:` and `leader:` lines.
+  static func detectRecording(terminalPath: String) -> Never {
+    let terminal: TerminalDevice
+    do {
+      terminal = try TerminalDevice(path: terminalPath)
+    } catch {
+      printError("pty-probe: \(error)\n")
+      exit(3)
+    }
+    let detection = terminal.detectRecording()
+    var lines = [detection.isCaptured ? "captured" : "not detected"]
+    if let reason = detection.reason { lines.append("reason: \(reason)") }
+    lines += detection.evidence.map { "evidence: \($0)" }
+    lines += detection.uncheckedSources.map { "unchecked: \($0)" }
+    lines.append("leader: \(detection.sessionLeaderID.map(String.init) ?? "none")")
+    var text = lines.joined(separator: "\n") + "\n"
+    text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+    exit(0)
   }
 
   static func printError(_ message: String) {

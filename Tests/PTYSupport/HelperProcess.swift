@@ -15,7 +15,8 @@ final class HelperProcess {
   private let replies: Int32
   private var received: [UInt8] = []
 
-  init() throws {
+  /// Starts the helper with a fixed environment plus `extraEnvironment`.
+  init(extraEnvironment: [String: String] = [:]) throws {
     guard access(Self.interpreter, X_OK) == 0 else {
       throw HarnessError("\(Self.interpreter) is missing: install python3 and python3-pyte")
     }
@@ -32,7 +33,9 @@ final class HelperProcess {
     posix_spawn_file_actions_adddup2(&actions, toHelper[0], 0)
     posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 1)
     let arguments = [Self.interpreter, "-c", terminalHelperScript]
-    let environment = ["LANG=C.UTF-8", "PATH=/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE=1"]
+    let environment =
+      ["LANG=C.UTF-8", "PATH=/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE=1"]
+      + extraEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     var pid: pid_t = 0
     let result = withCStrings(arguments) { argv in
       withCStrings(environment) { envp in

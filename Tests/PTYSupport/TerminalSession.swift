@@ -21,6 +21,10 @@ public final class TerminalSession {
     public var rows = 24
     /// The program's environment. `TERM` and `LANG` are added when missing.
     public var environment: [String: String] = [:]
+    /// Variables added to the environment the session leader (the helper) is
+    /// started with, which `/proc/PID/environ` of the leader shows. The
+    /// program does not get them unless ``environment`` has them too.
+    public var sessionLeaderEnvironment: [String: String] = [:]
     /// The terminal answers the primary device attributes request (`CSI c`),
     /// as every terminal does.
     public var answersDeviceAttributes = true
@@ -59,6 +63,9 @@ public final class TerminalSession {
   public let processID: Int32
   /// The pty's termios before the program started.
   public let initialAttributes: TerminalAttributes
+  /// The session leader's process ID: the helper's, whose session has the pty
+  /// as its controlling terminal.
+  public let sessionLeaderID: Int32
 
   private let helper: HelperProcess
   private let slave: Int32
@@ -67,7 +74,7 @@ public final class TerminalSession {
   public init(
     executable: String, arguments: [String] = [], options: Options = Options()
   ) throws {
-    helper = try HelperProcess()
+    helper = try HelperProcess(extraEnvironment: options.sessionLeaderEnvironment)
     let hello = try helper.request([
       "columns": options.columns, "rows": options.rows,
       "answers_device_attributes": options.answersDeviceAttributes,
@@ -77,6 +84,7 @@ public final class TerminalSession {
       throw HarnessError("the terminal helper said no terminal: \(hello)")
     }
     terminalPath = path
+    sessionLeaderID = helper.processID
     slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
     guard slave >= 0 else {
       throw HarnessError("cannot open \(path): \(String(cString: strerror(errno)))")

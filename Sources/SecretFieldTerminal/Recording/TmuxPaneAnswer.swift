@@ -1,0 +1,7 @@
+/// What tmux says about the pane named in `TMUX_PANE`.
+public enum TmuxPaneAnswer: Sendable, Hashable {
+  /// tmux answered for the pane.
+  case pane(TmuxPaneState)
+  /// tmux could not be asked or did not answer: `reason` says why.
+  case unavailable(reason: String)
+}
