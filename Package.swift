@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
+    .executable(name: "pinentry-secretfield", targets: ["pinentry-secretfield"]),
   ],
   targets: [
     .systemLibrary(
@@ -35,6 +36,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
@@ -88,7 +92,10 @@ let package = Package(
     ),
     .testTarget(
       name: "PinentryTests",
-      dependencies: ["SecretFieldCLI", "SecureMemory", "TestSupport", "PinentryScripted"],
+      dependencies: [
+        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "TestSupport", "PTYSupport",
+        "PinentryScripted", "pinentry-secretfield",
+      ],
       swiftSettings: swiftSettings
     ),
   ]
