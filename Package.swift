@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
+    .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
     .executable(name: "pinentry-secretfield", targets: ["pinentry-secretfield"]),
   ],
   targets: [
@@ -36,6 +37,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
@@ -70,7 +74,8 @@ let package = Package(
     .testTarget(
       name: "SecretFieldCLITests",
       dependencies: [
-        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "secretfield",
+        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "TestSupport",
+        "secretfield", "secretfield-askpass",
       ],
       swiftSettings: swiftSettings
     ),

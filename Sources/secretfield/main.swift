@@ -5,4 +5,5 @@ import SecureMemory
 let hardening = ProcessHardening.apply()
 let status = SecretFieldTool.run(
   Array(CommandLine.arguments.dropFirst()), hardening: hardening)
+TestHook.stopBeforeExitIfAsked()
 SecretFieldTool.exit(status)

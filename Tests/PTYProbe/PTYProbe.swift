@@ -12,8 +12,13 @@ import SecureMemory
 /// controlling terminal (or on `--terminal PATH`), prints the result to
 /// standard output and exits 0.
 ///
+/// With `--prompt` it runs a `PasswordPrompt` whose terminal replies may take
+/// `--reply-timeout S` seconds, and exits 0 when the password is submitted, 1
+/// otherwise.
+///
 /// Usage: pty-probe [--no-restore] [--keyboard-flags N]
 ///        pty-probe --detect-recording [--terminal PATH]
+///        pty-probe --prompt [--reply-timeout S]
 @main
 struct PTYProbe {
   static func main() {
@@ -22,6 +27,11 @@ struct PTYProbe {
       let path = arguments.firstIndex(of: "--terminal")
         .flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[$0 + 1] : nil }
       detectRecording(terminalPath: path ?? TerminalDevice.controllingTerminalPath)
+    }
+    if arguments.contains("--prompt") {
+      let seconds = arguments.firstIndex(of: "--reply-timeout")
+        .flatMap { arguments.index(after: $0) < arguments.endIndex ? Int(arguments[$0 + 1]) : nil }
+      runPrompt(replyTimeout: .seconds(seconds ?? 1))
     }
     let restores = !arguments.contains("--no-restore")
     let keyboardFlags = arguments.firstIndex(of: "--keyboard-flags")
@@ -125,6 +135,20 @@ struct PTYProbe {
     var text = lines.joined(separator: "\n") + "\n"
     text.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
     exit(0)
+  }
+
+  /// Runs a password prompt that waits up to `replyTimeout` for the terminal's
+  /// replies; exits 0 when the password is submitted, 1 otherwise.
+  static func runPrompt(replyTimeout: Duration) -> Never {
+    var configuration = PromptConfiguration()
+    configuration.terminalReplyTimeout = replyTimeout
+    do {
+      let result = try PasswordPrompt(configuration).run()
+      exit(result.isSubmitted ? 0 : 1)
+    } catch {
+      printError("pty-probe: \(error)\n")
+      exit(3)
+    }
   }
 
   static func printError(_ message: String) {

@@ -192,6 +192,34 @@ struct PromptEditorTests {
     #expect(driver.editor.field.obfuscationMode == .hidden, "capture ends a reveal at once")
   }
 
+  @Test("captured with a reason: the refusal says why, in the texts' words")
+  func captureReason() throws {
+    var configuration = PromptConfiguration()
+    configuration.isCaptured = true
+    configuration.captureReason = "asciinema is recording this terminal"
+    var driver = try PromptDriver(configuration)
+    driver.type("secret")
+    #expect(driver.handle(.tab).ringsBell)
+    #expect(
+      driver.editor.message
+        == "asciinema is recording this terminal, so the password can't be shown.")
+
+    configuration.texts.revealRefusedBecause = "Nicht sichtbar: {reason}."
+    var translated = try PromptDriver(configuration)
+    translated.handle(.tab)
+    #expect(translated.editor.message == "Nicht sichtbar: asciinema is recording this terminal.")
+
+    // A reason without capture is not shown: nothing is refused.
+    configuration.isCaptured = false
+    var free = try PromptDriver(configuration)
+    #expect(!free.handle(.tab).ringsBell)
+    #expect(free.editor.message == nil)
+    free.editor.setCaptured(true, reason: "tmux is copying this terminal's output (pipe-pane)")
+    free.handle(.tab)
+    #expect(
+      free.editor.message == "Nicht sichtbar: tmux is copying this terminal's output (pipe-pane).")
+  }
+
   @Test("caps lock shows a warning line while on and focused")
   func capsLock() throws {
     var driver = try PromptDriver()

@@ -249,6 +249,37 @@ struct PromptRendererTests {
     #expect(driver.screen.line(0) == "Password: ••")
   }
 
+  @Test("focus out hides the last typed character at once, before its time is up")
+  func focusOutHidesLastTyped() throws {
+    var configuration = PromptConfiguration()
+    configuration.obfuscationMode = .revealLastTyped(.seconds(60))
+    var driver = try PromptDriver(configuration)
+    driver.draw()
+    driver.type("a")
+    driver.type("b")
+    driver.draw()
+    // The control: the character does show while focused.
+    #expect(driver.screen.line(0) == "Password: •b")
+    driver.handle(.focusOut)
+    #expect(driver.draw().revealedCount == 0)
+    #expect(driver.screen.line(0) == "Password: ••")
+    driver.handle(.focusIn)
+    driver.draw()
+    #expect(driver.screen.line(0) == "Password: ••", "focus in shows nothing again")
+  }
+
+  @Test("focus out while revealed draws every character masked again")
+  func focusOutMasksReveal() throws {
+    var driver = try PromptDriver()
+    driver.type("hunter2")
+    driver.handle(.tab)
+    driver.draw()
+    #expect(driver.screen.line(0) == "Password: hunter2")
+    driver.handle(.focusOut)
+    #expect(driver.draw().revealedCount == 0)
+    #expect(driver.screen.line(0) == "Password: •••••••")
+  }
+
   @Test("a prompt from elsewhere cannot send escape sequences")
   func sanitizedPrompt() throws {
     var driver = try PromptDriver(PromptConfiguration(prompt: "host\u{1B}[2Jname:"))

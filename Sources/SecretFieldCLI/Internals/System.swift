@@ -49,6 +49,22 @@ enum System {
     return .success(String(decoding: bytes, as: UTF8.self))
   }
 
+  /// The value of the environment variable `name` (`getenv`).
+  static func environmentValue(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+
+  /// Returns once the parent process has ended (this process was handed to
+  /// another parent), looking once a second; a signal's default action ends
+  /// the process meanwhile.
+  static func waitWhileParentLives() {
+    let parent = getppid()
+    while getppid() == parent { sleep(1) }
+  }
+
+  /// Stops this process (`SIGSTOP`) until it is continued.
+  static func stopThisProcess() { _ = raise(SIGSTOP) }
+
   /// Ends the process with `status`, running exit handlers.
   static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 }

@@ -13,9 +13,17 @@ public struct CommandContext: Sendable {
   public var terminalPath = "/dev/tty"
   /// The tool's name, as messages start with it.
   public var toolName = "secretfield"
+  /// Reads a variable of the environment (`getenv`); tests pass their own.
+  public var environmentValue: @Sendable (String) -> String? = { System.environmentValue($0) }
 
-  /// The process's own streams and controlling terminal.
+  /// The process's own streams, environment and controlling terminal.
   public init() {}
+
+  /// The process's own streams, environment and controlling terminal, for the
+  /// tool named `toolName`.
+  public init(toolName: String) {
+    self.toolName = toolName
+  }
 
   /// Writes `text` to standard output. Never a secret.
   public func printOutput(_ text: String) {

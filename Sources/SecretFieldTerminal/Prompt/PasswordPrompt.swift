@@ -21,8 +21,17 @@ import SecureMemory
 /// }
 /// ```
 ///
+/// What the terminal knows, the prompt uses: focus reporting, so losing focus
+/// hides a last-typed character and masks a revealed password; the kitty
+/// keyboard protocol where the terminal speaks it (asked for without waiting,
+/// see ``TerminalFeatures/keyboardProtocol``), so "Caps Lock is on" shows under
+/// the field while it is; and, when the prompt starts, whether a recorder is
+/// seen on the terminal's session (``RecordingDetector``), in which case reveal
+/// is refused with the reason.
+///
 /// Terminal modes: raw mode entered with `TCSAFLUSH` (type-ahead is dropped,
-/// not taken into the password), bracketed paste and focus reporting on. Every
+/// not taken into the password), bracketed paste, focus reporting and, where
+/// spoken, kitty keyboard flags 1, 8 and 16 on. Every
 /// mode is restored on every way out: submit, cancel, timeout, a thrown error,
 /// and signals. Signals are handled in the main loop through a
 /// ``SignalRelay``, as OpenBSD's `readpassphrase` does: INT, TERM, HUP, QUIT,
@@ -60,6 +69,7 @@ public struct PasswordPrompt: Sendable {
   ) throws(PromptError) -> PromptResult {
     let locale = configuration.locale ?? .current
     var terminal = try TerminalDevice(path: configuration.terminalPath)
+    let configuration = Self.noticingRecording(self.configuration, on: terminal)
     // The relay first: a signal that comes once raw mode is on must find it.
     let relay = try SignalRelay()
     try Self.enterRawMode(&terminal, features: configuration.terminalFeatures, relay: relay)
@@ -73,6 +83,7 @@ public struct PasswordPrompt: Sendable {
       annotates: annotate != nil)
     let result: PromptResult
     do {
+      try loop.startHandshake(terminal: terminal)
       result = try loop.run(
         terminal: &terminal, relay: relay, decoder: &decoder, annotate: annotate)
     } catch {
@@ -81,10 +92,27 @@ public struct PasswordPrompt: Sendable {
       terminal.restoreModes()
       throw error
     }
+    // A failure here leaves at worst a late reply unread: the result stands.
+    try? loop.awaitHandshakeReplies(terminal: terminal, relay: relay, decoder: &decoder)
     decoder.reset()
     terminal.restoreModes()
     Self.dieOfLateSignal(relay)
     return result
+  }
+
+  /// `configuration`, captured with the reason when a recorder is found on
+  /// `terminal`'s session (unless the caller turned detection off or already
+  /// said it is captured).
+  static func noticingRecording(
+    _ configuration: PromptConfiguration, on terminal: borrowing TerminalDevice
+  ) -> PromptConfiguration {
+    guard configuration.detectsRecording, !configuration.isCaptured else { return configuration }
+    let detection = terminal.detectRecording()
+    guard detection.isCaptured else { return configuration }
+    var captured = configuration
+    captured.isCaptured = true
+    captured.captureReason = detection.reason
+    return captured
   }
 
   /// Enters raw mode. Started in the background (`secretfield prompt &`), it

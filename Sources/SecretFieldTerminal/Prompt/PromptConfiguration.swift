@@ -81,11 +81,28 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// The most the field holds.
   public var fieldLimits: FieldLimits
   /// True when the caller found the session being recorded or shared: the
-  /// field then refuses to reveal, with ``PromptTexts/revealRefusedWhileCaptured``.
+  /// field then refuses to reveal, with ``PromptTexts/revealRefusedWhileCaptured``
+  /// (or, when ``captureReason`` says why, ``PromptTexts/revealRefusedBecause``).
+  /// When false and ``detectsRecording`` is on, the prompt looks for itself.
   public var isCaptured: Bool
-  /// The reports asked of the terminal while prompting: bracketed paste and
-  /// focus reporting by default.
+  /// Why the session counts as captured, as in "asciinema is recording this
+  /// terminal"; shown when reveal is refused. Set by the prompt from its own
+  /// detection, or by a caller that found out by itself.
+  public var captureReason: String?
+  /// Look for a recorder when the prompt starts
+  /// (``TerminalDevice/detectRecording(with:)``), unless ``isCaptured`` is
+  /// already set: when one is found the field is captured, with the detection's
+  /// reason. On by default; it costs about 0.1 ms, a few ms inside tmux.
+  public var detectsRecording: Bool
+  /// The reports asked of the terminal while prompting: bracketed paste, focus
+  /// reporting and the kitty keyboard protocol (caps lock) by default.
   public var terminalFeatures: TerminalFeatures
+  /// How long the prompt waits for the terminal to answer its kitty keyboard
+  /// query before it treats the terminal as plain (no caps-lock warning).
+  /// Keys typed meanwhile are handled at once; this only bounds how long a
+  /// prompt that ends sooner waits for the answer, so that the answer is not
+  /// left for the shell to read. 200 ms by default.
+  public var terminalReplyTimeout: Duration
   /// The terminal to prompt on: the controlling terminal by default, or the one
   /// a pinentry's client named.
   public var terminalPath: String
@@ -111,7 +128,10 @@ public struct PromptConfiguration: Sendable, Hashable {
     fieldPolicy = .default
     fieldLimits = .default
     isCaptured = false
+    captureReason = nil
+    detectsRecording = true
     terminalFeatures = .prompt
+    terminalReplyTimeout = .milliseconds(200)
     terminalPath = TerminalDevice.controllingTerminalPath
     locale = nil
   }

@@ -53,6 +53,9 @@ public struct PromptEditor: ~Copyable {
   public private(set) var message: String?
   /// What the prompt was asked to do.
   public let configuration: PromptConfiguration
+  /// Why the session counts as captured, for the message when reveal is
+  /// refused; nil when not captured or not known.
+  public private(set) var captureReason: String?
   /// What joins the parts of the hint.
   let hintSeparator: String
 
@@ -74,6 +77,7 @@ public struct PromptEditor: ~Copyable {
       throw .secureMemory(error)
     }
     field.isCaptured = configuration.isCaptured
+    captureReason = configuration.isCaptured ? configuration.captureReason : nil
     self.configuration = configuration
     message = configuration.initialMessage
     hintSeparator = configuration.texts.hintSeparator ?? (locale.isUTF8 ? " · " : " | ")
@@ -94,10 +98,12 @@ public struct PromptEditor: ~Copyable {
   }
 
   /// Sets whether the session is recorded or shared; while it is, the field
-  /// is masked and Tab is refused with a message. For a capture detector that
-  /// learns of a recording while the prompt runs.
-  public mutating func setCaptured(_ isCaptured: Bool) {
+  /// is masked and Tab is refused with a message, which gives `reason` (as in
+  /// "asciinema is recording this terminal") when there is one. For a capture
+  /// detector that learns of a recording while the prompt runs.
+  public mutating func setCaptured(_ isCaptured: Bool, reason: String? = nil) {
     field.isCaptured = isCaptured
+    captureReason = isCaptured ? reason : nil
   }
 
   /// Shows `text` on the message line until the next key, or clears it.
@@ -262,7 +268,9 @@ public struct PromptEditor: ~Copyable {
     case FieldError.Code.tooManyBytes, FieldError.Code.tooManyCharacters:
       return pasting ? texts.pasteTooLong : texts.fieldFull
     case FieldError.Code.pasteRefused: return texts.pasteRefused
-    case FieldError.Code.revealRefused: return texts.revealRefusedWhileCaptured
+    case FieldError.Code.revealRefused:
+      return captureReason.map { texts.revealRefusedMessage(reason: $0) }
+        ?? texts.revealRefusedWhileCaptured
     default: return error.description
     }
   }

@@ -35,6 +35,8 @@ struct PromptLoop: ~Copyable {
   /// The job was stopped once to wait for `fg`; in an orphaned process group,
   /// where that stop is discarded, it is not tried again.
   var hasStoppedJobForForeground = false
+  /// Whether the terminal speaks the kitty keyboard protocol (caps lock).
+  var handshake: KeyboardProtocolHandshake
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -49,6 +51,7 @@ struct PromptLoop: ~Copyable {
     deadline = configuration.timeout.map { ContinuousClock.now + $0 }
     columns = terminal.size?.columns ?? 80
     rows = terminal.size?.rows
+    handshake = KeyboardProtocolHandshake(replyTimeout: configuration.terminalReplyTimeout)
   }
 
   /// How one entry ended.
@@ -116,15 +119,17 @@ struct PromptLoop: ~Copyable {
       if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
         isWaitingForForeground = false
         hasStoppedJobForForeground = false
+        try askAgainAfterStop(terminal: terminal)
         renderer.startOnFreshLine()
         try draw(annotate: annotate)
       }
       // In the background still (the stop was discarded, or `bg` again): look
       // for the terminal's return now and then.
       let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
-      let wake = [decoderDeadline, deadline, revealEndsAt, foregroundCheck].compactMap { $0 }
-        .min()
+      let wake = [decoderDeadline, deadline, revealEndsAt, foregroundCheck, handshake.deadline]
+        .compactMap { $0 }.min()
       let readiness = try terminal.waitForInput(or: relay, until: wake)
+      handshake.expire(at: .now)
       if readiness.contains(.signal) {
         for signal in relay.pendingSignals() {
           try handle(signal, terminal: &terminal, relay: relay, decoder: &decoder)
@@ -151,7 +156,7 @@ struct PromptLoop: ~Copyable {
           let reaction = decoder.withPayload { payload in
             editor.handle(event, payload: payload, at: now)
           }
-          if let end = try take(reaction) { return end }
+          if let end = try take(reaction, terminal: &terminal) { return end }
         }
       }
       try draw(annotate: annotate)
@@ -162,14 +167,18 @@ struct PromptLoop: ~Copyable {
   static let inputOutputError: Int32 = 5
 
   /// Notes what a reaction asks for; returns how the entry ends, if it does.
-  mutating func take(_ reaction: PromptEditor.Reaction) throws(PromptError) -> EntryEnd? {
+  mutating func take(
+    _ reaction: PromptEditor.Reaction, terminal: inout TerminalDevice
+  ) throws(PromptError) -> EntryEnd? {
     if reaction.ringsBell { writer.append(ControlSequence.bell) }
     if let edited = reaction.editedFrom {
       editedFrom = min(editedFrom ?? edited, edited)
       needsAnnotation = true
     }
     if reaction.redrawsAll { redrawsAll = true }
-    if let reply = reaction.terminalReply { handleTerminalReply(reply) }
+    if let reply = reaction.terminalReply {
+      try handleTerminalReply(reply, terminal: &terminal)
+    }
     switch reaction.outcome {
     case nil:
       return nil
@@ -186,11 +195,63 @@ struct PromptLoop: ~Copyable {
     }
   }
 
-  /// A terminal's answer to a query: where the kitty keyboard handshake (caps
-  /// lock) will take ``KeyEvent/keyboardFlags(_:)`` and
-  /// ``KeyEvent/deviceAttributes``. The prompt sends no query yet, so an
-  /// answer changes nothing.
-  mutating func handleTerminalReply(_ reply: KeyEvent) {}
+  // MARK: The kitty keyboard handshake
+
+  /// Asks whether the terminal speaks the kitty keyboard protocol, when the
+  /// configuration wants caps lock; does not wait for the answer.
+  mutating func startHandshake(terminal: borrowing TerminalDevice) throws(PromptError) {
+    guard configuration.terminalFeatures.contains(.keyboardProtocol) else { return }
+    try terminal.write(KeyboardProtocolHandshake.query)
+    handshake.sent(at: .now)
+  }
+
+  /// After a stop: the input flushed on the way out may have held the
+  /// replies, so a query not answered yet is sent again. (Flags already pushed
+  /// are pushed again by ``TerminalDevice/resumeRawMode()``.)
+  mutating func askAgainAfterStop(terminal: borrowing TerminalDevice) throws(PromptError) {
+    guard handshake.state != .notAsked, handshake.isUnanswered else { return }
+    try startHandshake(terminal: terminal)
+  }
+
+  /// A terminal's answer to the handshake's query: a flags reply first means
+  /// the kitty keyboard protocol, so the flags are pushed (and recorded in the
+  /// device, so every way out pops them); the attributes reply first means a
+  /// plain terminal.
+  mutating func handleTerminalReply(
+    _ reply: KeyEvent, terminal: inout TerminalDevice
+  ) throws(PromptError) {
+    if handshake.receive(reply) {
+      try terminal.pushKeyboardFlags(KeyboardProtocolHandshake.flags)
+    }
+  }
+
+  /// Waits, at most until the handshake's deadline, for the terminal's
+  /// replies to a query still unanswered when the prompt ends (a password
+  /// typed or pasted with Enter at once), so that they are read here rather
+  /// than left for the shell or the next program to read as keys. Keys that
+  /// come meanwhile are dropped, as restoring the modes drops type-ahead.
+  /// Returns at once on a signal, which the caller then handles.
+  mutating func awaitHandshakeReplies(
+    terminal: borrowing TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder
+  ) throws(PromptError) {
+    while let deadline = handshake.deadline, ContinuousClock.now < deadline {
+      let readiness = try terminal.waitForInput(or: relay, until: deadline)
+      if readiness.contains(.signal) { return }
+      if readiness.contains(.input) {
+        if try terminal.read(into: &decoder) == .endOfFile { return }
+      }
+      decoding: while true {
+        switch try decoder.next(at: .now) {
+        case .needsInput, .needsInputBefore:
+          break decoding
+        case .event(let event):
+          // Only the replies matter now; `receive` ignores everything else.
+          _ = handshake.receive(event)
+        }
+      }
+      handshake.expire(at: .now)
+    }
+  }
 
   // MARK: Signals
 
@@ -206,7 +267,7 @@ struct PromptLoop: ~Copyable {
     case .resume, .resize:
       break
     }
-    var outcome = try relay.respond(
+    let outcome = try relay.respond(
       to: signal, terminal: &terminal,
       wipingFirst: {
         self.wipe()
@@ -226,6 +287,7 @@ struct PromptLoop: ~Copyable {
     isWaitingForForeground = outcome == .waitForForeground
     switch (signal.response, outcome) {
     case (.stop, .redraw):
+      try askAgainAfterStop(terminal: terminal)
       renderer.startOnFreshLine()
       resumedFromOwnStop = true
     case (.resume, .redraw):
@@ -234,6 +296,7 @@ struct PromptLoop: ~Copyable {
       if resumedFromOwnStop {
         renderer.invalidate()
       } else {
+        try askAgainAfterStop(terminal: terminal)
         renderer.startOnFreshLine()
       }
       resumedFromOwnStop = false

@@ -39,16 +39,31 @@ public struct PromptTexts: Sendable, Hashable {
   /// Shown when Tab is pressed while the session is recorded or shared.
   public var revealRefusedWhileCaptured =
     "The password can't be shown while this session is recorded or shared."
+  /// Shown when Tab is pressed while the session is recorded and the prompt
+  /// knows by what; `{reason}` stands for the reason, as in "asciinema is
+  /// recording this terminal".
+  public var revealRefusedBecause = "{reason}, so the password can't be shown."
 
   /// The English defaults.
   public init() {}
 
   /// ``tooShort`` with the number in place of `{minimum}`.
   public func tooShortMessage(minimum: Int) -> String {
+    Self.replacing("{minimum}", in: tooShort, with: String(minimum))
+  }
+
+  /// ``revealRefusedBecause`` with `reason` in place of `{reason}`.
+  public func revealRefusedMessage(reason: String) -> String {
+    Self.replacing("{reason}", in: revealRefusedBecause, with: reason)
+  }
+
+  private static func replacing(
+    _ placeholder: String, in template: String, with value: String
+  ) -> String {
     var message = ""
-    var rest = Substring(tooShort)
-    while let range = rest.firstRange(of: "{minimum}") {
-      message += rest[..<range.lowerBound] + String(minimum)
+    var rest = Substring(template)
+    while let range = rest.firstRange(of: placeholder) {
+      message += rest[..<range.lowerBound] + value
       rest = rest[range.upperBound...]
     }
     return message + rest

@@ -12,6 +12,16 @@ public struct TerminalFeatures: OptionSet, Sendable, Hashable {
   /// (`CSI ? 1004 h`).
   public static let focusReporting = TerminalFeatures(rawValue: 1 << 1)
 
-  /// What a password prompt wants: both.
-  public static let prompt: TerminalFeatures = [.bracketedPaste, .focusReporting]
+  /// The kitty keyboard protocol, for the caps-lock state: the prompt asks
+  /// (`CSI ? u`, then `CSI c`) without waiting for the answer, and where the
+  /// terminal speaks the protocol pushes flags 1, 8 and 16
+  /// (``KeyboardFlags/passwordPrompt``), popped on every way out. Not a mode
+  /// ``TerminalDevice/enterRawMode(features:)`` sets: the prompt's loop runs the
+  /// handshake.
+  public static let keyboardProtocol = TerminalFeatures(rawValue: 1 << 2)
+
+  /// What a password prompt wants: all three.
+  public static let prompt: TerminalFeatures = [
+    .bracketedPaste, .focusReporting, .keyboardProtocol,
+  ]
 }

@@ -1,0 +1,214 @@
+import SecretFieldTerminal
+public import SecureMemory
+
+/// `secretfield-askpass [PROMPT]`: the helper that ssh, sudo and git run to ask
+/// for a password (`SSH_ASKPASS`, `SUDO_ASKPASS`, `GIT_ASKPASS`), asking on the
+/// terminal.
+///
+/// The contract of its callers: the prompt comes as the first argument; the
+/// answer goes to standard output with a newline, exit status 0; for anything
+/// else (a cancel, no terminal) nothing goes to standard output and the status
+/// is 1, the reason on standard error. The prompt is drawn on `/dev/tty`,
+/// since standard output is the caller's pipe.
+///
+/// `SSH_ASKPASS_PROMPT` in the environment changes what is asked, as ssh sets
+/// it: `confirm` asks yes or no (0 for yes, 1 for no, nothing written); `none`
+/// only shows the message and waits to be ended (ssh ends it with `SIGTERM`
+/// once a security key was touched).
+public struct AskpassCommand: Command {
+  /// What the askpass is asked to do, from `SSH_ASKPASS_PROMPT`.
+  public enum Mode: Sendable, Hashable {
+    /// Ask for a secret and print it (no `SSH_ASKPASS_PROMPT`, or another value).
+    case secret
+    /// Ask yes or no (`SSH_ASKPASS_PROMPT=confirm`).
+    case confirm
+    /// Show the message until ended (`SSH_ASKPASS_PROMPT=none`).
+    case notice
+
+    /// The mode `SSH_ASKPASS_PROMPT`'s value asks for.
+    public init(promptHint: String?) {
+      switch promptHint {
+      case "confirm": self = .confirm
+      case "none": self = .notice
+      default: self = .secret
+      }
+    }
+  }
+
+  /// `askpass`, for messages.
+  public static let name = "askpass"
+  /// The executable's name.
+  public static let toolName = "secretfield-askpass"
+  /// One line for a list of commands.
+  public static let summary = "ask for a password on the terminal for ssh, sudo or git"
+  /// The text of `--help`.
+  public static let help = """
+    Usage: secretfield-askpass [PROMPT]
+
+    The askpass helper of ssh, sudo and git, asking on the terminal (/dev/tty):
+    it shows PROMPT ("Password:" by default; a PROMPT of several lines shows
+    them all, the last one before the field), and writes what was typed with a
+    newline to standard output, which is the caller's pipe.
+
+      SSH_ASKPASS=secretfield-askpass SSH_ASKPASS_REQUIRE=force ssh-add
+      SUDO_ASKPASS=/usr/local/bin/secretfield-askpass sudo -A true
+      GIT_ASKPASS=secretfield-askpass git push
+
+    SSH_ASKPASS_PROMPT=confirm asks yes or no instead: y answers yes; n, Esc, ^C
+    or ^D answer no. SSH_ASKPASS_PROMPT=none shows PROMPT and waits to be ended
+    (ssh ends it).
+
+    \(PromptOptions.keys)
+
+    Exit status: 0 written (or yes); 1 for everything else: cancelled, no,
+    no terminal, standard output a terminal; the reason is on standard error,
+    nothing on standard output. A signal (INT, TERM, HUP) ends it by that
+    signal, after the terminal is restored.
+    """
+
+  /// The prompt, as the caller gave it.
+  public var prompt: String
+  /// What to ask; set from the environment by ``run(_:context:hardening:)``.
+  public var mode = Mode.secret
+
+  /// Takes every argument as the prompt, joined by spaces: callers pass one,
+  /// and a wrapper that splits it into several does no harm.
+  public init(arguments: [String]) throws(UsageError) {
+    prompt = arguments.joined(separator: " ")
+  }
+
+  /// Runs the askpass: `--help` and `--version` when they are the only
+  /// argument (a prompt is never just that), else asks in the mode
+  /// `SSH_ASKPASS_PROMPT` names.
+  ///
+  /// - Parameter hardening: what the process's hardening achieved, for a
+  ///   warning when it is incomplete.
+  public static func run(
+    _ arguments: [String], context: CommandContext = CommandContext(toolName: toolName),
+    hardening: HardeningReport? = nil
+  ) -> ExitStatus {
+    switch arguments {
+    case ["--help"], ["-h"]:
+      context.printOutput(help + "\n")
+      return .success
+    case ["--version"]:
+      context.printOutput("\(toolName) \(SecretFieldTool.version)\n")
+      return .success
+    default:
+      break
+    }
+    var command: Self
+    do {
+      command = try Self(arguments: arguments)
+    } catch {
+      context.printError(error.description)
+      return .cancelled
+    }
+    command.mode = Mode(promptHint: context.environmentValue("SSH_ASKPASS_PROMPT"))
+    if let hardening, !hardening.isComplete {
+      context.printError("warning: the process is only partly hardened: \(hardening)")
+    }
+    return command.run(in: context)
+  }
+
+  /// Asks as ``mode`` says. Exits 0 or 1 only, as callers expect.
+  public func run(in context: CommandContext) -> ExitStatus {
+    switch mode {
+    case .secret: askForSecret(in: context)
+    case .confirm: confirm(in: context)
+    case .notice: showNotice(in: context)
+    }
+  }
+
+  /// The prompt's lines: all but the last above the field, the last before it.
+  var promptLines: (description: String?, prompt: String) {
+    var lines = prompt.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    while lines.count > 1, lines.last?.allSatisfy(\.isWhitespace) == true { lines.removeLast() }
+    let last = lines.popLast() ?? ""
+    let prompt = last.allSatisfy(\.isWhitespace) ? "Password:" : last
+    return (lines.isEmpty ? nil : lines.joined(separator: "\n"), prompt)
+  }
+
+  /// Asks for the secret and writes it with a newline to standard output, from
+  /// secure memory, in one `write(2)`.
+  func askForSecret(in context: CommandContext) -> ExitStatus {
+    if context.standardOutputIsTerminal {
+      context.printError(
+        "standard output is a terminal, so the password would be shown on the screen; "
+          + "the askpass is run by ssh, sudo or git, which read it through a pipe")
+      return .cancelled
+    }
+    var configuration = PromptConfiguration(prompt: promptLines.prompt)
+    configuration.description = promptLines.description
+    configuration.terminalPath = context.terminalPath
+    let result: PromptResult
+    do {
+      result = try PasswordPrompt(configuration).run()
+    } catch {
+      context.printError(Self.message(for: error))
+      return .cancelled
+    }
+    switch consume result {
+    case .submitted(var secret):
+      do {
+        try secret.append(count: 1) { $0[0] = 0x0A }
+        try secret.write(to: context.standardOutput)
+      } catch {
+        context.printError("could not write the password to standard output: \(error)")
+        return .cancelled
+      }
+      return .success
+    case .cancelled:
+      return .cancelled
+    case .timedOut:
+      context.printError("timed out waiting for the password")
+      return .cancelled
+    case .hungUp:
+      context.printError("the terminal went away before the password was entered")
+      return .cancelled
+    case .confirmationFailed:
+      return .cancelled
+    }
+  }
+
+  /// Asks yes or no; the status is the answer, nothing is written.
+  func confirm(in context: CommandContext) -> ExitStatus {
+    var question = ConfirmationPrompt(question: prompt.isEmpty ? "Continue?" : prompt)
+    question.terminalPath = context.terminalPath
+    do {
+      return try question.run().isYes ? .success : .cancelled
+    } catch {
+      context.printError(Self.message(for: error))
+      return .cancelled
+    }
+  }
+
+  /// Shows the message on the terminal and waits until a signal ends the
+  /// process (ssh sends `SIGTERM`) or the caller is gone. No terminal mode is
+  /// changed, so a signal's default action, which ends the process, leaves
+  /// nothing to restore.
+  func showNotice(in context: CommandContext) -> ExitStatus {
+    var notice = TerminalNotice(message: prompt)
+    notice.terminalPath = context.terminalPath
+    do {
+      try notice.show()
+    } catch {
+      context.printError(Self.message(for: error))
+      return .cancelled
+    }
+    System.waitWhileParentLives()
+    return .success
+  }
+
+  /// What to say when the terminal cannot be used: the prompt's own message
+  /// suggests `--stdin`, which an askpass has not.
+  static func message(for error: PromptError) -> String {
+    switch error.code {
+    case .noTerminal, .notATerminal:
+      "\(error.description.split(separator: ";").first ?? ""); secretfield-askpass asks on "
+        + "the terminal (/dev/tty) of the program that runs it: run that program from a terminal"
+    default:
+      error.description
+    }
+  }
+}

@@ -1,0 +1,90 @@
+/// Finds out whether the terminal speaks the kitty keyboard protocol, without
+/// ever waiting for it: the prompt's caps-lock warning depends on the answer.
+///
+/// The prompt asks for the current flags (`CSI ? u`) and then for the primary
+/// device attributes (`CSI c`), in one write. Every terminal answers the second;
+/// only one with the protocol answers the first, and before the second. So a
+/// flags reply means support (push flags 1, 8 and 16: only with flag 8 are the
+/// lock bits reported for text keys), and an attributes reply without one
+/// before it means none. A terminal that answers neither within
+/// ``replyTimeout`` is treated as plain; a flags reply that comes later still
+/// counts, since it proves support.
+///
+/// Pure: no I/O and no clock. ``PasswordPrompt``'s loop sends ``query``, feeds
+/// replies (``KeyEvent/keyboardFlags(_:)``, ``KeyEvent/deviceAttributes``) to
+/// ``receive(_:)``, pushes ``flags`` with
+/// ``TerminalDevice/pushKeyboardFlags(_:)`` when it says so, and calls
+/// ``expire(at:)`` when ``deadline`` passes; keys typed meanwhile are handled
+/// as usual. Another front end on the same terminal types can do the same.
+public struct KeyboardProtocolHandshake: Sendable, Hashable {
+  /// Where the handshake stands.
+  public enum State: Sendable, Hashable {
+    /// The query has not been sent.
+    case notAsked
+    /// The query went out; replies are due by the deadline.
+    case awaitingReplies(deadline: ContinuousClock.Instant)
+    /// No reply in time: plain for now, but a late flags reply still counts.
+    case noReplyInTime
+    /// The terminal answered the flags query: the flags are (to be) pushed.
+    case supported
+    /// The attributes reply came first: no protocol, and no caps-lock state.
+    case unsupported
+  }
+
+  /// What the prompt writes to ask: `CSI ? u` then `CSI c`.
+  public static let query =
+    ControlSequence.queryKeyboardFlags + ControlSequence.requestDeviceAttributes
+
+  /// The flags pushed where the protocol is spoken: disambiguate, report all
+  /// keys as escape codes, report associated text.
+  public static let flags = KeyboardFlags.passwordPrompt
+
+  /// How long the replies may take before the terminal is treated as plain.
+  public let replyTimeout: Duration
+  /// Where it stands.
+  public private(set) var state = State.notAsked
+
+  /// A handshake that waits `replyTimeout` for the replies.
+  public init(replyTimeout: Duration) {
+    self.replyTimeout = replyTimeout
+  }
+
+  /// When the replies are due, while they are awaited.
+  public var deadline: ContinuousClock.Instant? {
+    if case .awaitingReplies(let deadline) = state { deadline } else { nil }
+  }
+
+  /// True until the terminal has answered one way or the other: a query sent
+  /// before a stop may have been lost with the input the stop flushed.
+  public var isUnanswered: Bool {
+    switch state {
+    case .notAsked, .awaitingReplies, .noReplyInTime: true
+    case .supported, .unsupported: false
+    }
+  }
+
+  /// Notes that ``query`` was sent at `now`.
+  public mutating func sent(at now: ContinuousClock.Instant) {
+    state = .awaitingReplies(deadline: now + replyTimeout)
+  }
+
+  /// Takes a terminal reply; returns true when the flags should be pushed now.
+  public mutating func receive(_ reply: KeyEvent) -> Bool {
+    switch (reply, state) {
+    case (.keyboardFlags, .awaitingReplies), (.keyboardFlags, .noReplyInTime):
+      state = .supported
+      return true
+    case (.deviceAttributes, .awaitingReplies), (.deviceAttributes, .noReplyInTime):
+      state = .unsupported
+      return false
+    default:
+      // A reply to nothing asked, or a second one: the state is settled.
+      return false
+    }
+  }
+
+  /// Treats the terminal as plain when the replies are overdue at `now`.
+  public mutating func expire(at now: ContinuousClock.Instant) {
+    if let deadline, now >= deadline { state = .noReplyInTime }
+  }
+}

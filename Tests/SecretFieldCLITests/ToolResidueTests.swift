@@ -1,0 +1,99 @@
+import Glibc
+import PTYSupport
+import SecretFieldCLI
+import TestSupport
+import Testing
+
+/// True when this process may read the memory of a process that is not
+/// dumpable: root with `CAP_SYS_PTRACE` in its effective set.
+let canReadHardenedProcesses: Bool = {
+  guard getuid() == 0, let status = try? readText("/proc/self/status") else { return false }
+  let capabilities = status.split(separator: "\n").first { $0.hasPrefix("CapEff:") }
+  let mask = capabilities.flatMap { UInt64($0.dropFirst("CapEff:".count).trimmed, radix: 16) }
+  let systemPtrace: UInt64 = 1 << 19
+  return (mask ?? 0) & systemPtrace != 0
+}()
+
+extension Substring {
+  fileprivate var trimmed: Substring {
+    drop { $0 == " " || $0 == "\t" }
+  }
+}
+
+/// A tool that prints a secret it asked for.
+struct SecretTool: CustomTestStringConvertible, Sendable {
+  let name: String
+  let executable: String
+  let arguments: [String]
+  var testDescription: String { name }
+
+  static let all = [
+    SecretTool(name: "secretfield-askpass", executable: secretfieldAskpass, arguments: ["Key:"]),
+    SecretTool(name: "secretfield prompt", executable: secretfield, arguments: ["prompt", "Key:"]),
+  ]
+}
+
+/// The tools' own processes, scanned from outside once they have written the
+/// secret and before they exit (stopped there by the test hook), hold no copy
+/// of it. Scanning a hardened process needs root with `CAP_SYS_PTRACE`.
+@Suite("Residue: the tool's process after it has written the secret")
+struct ToolResidueTests {
+  @Test(
+    "no copy of the typed secret anywhere in the tool's memory, stopped just before exit",
+    .enabled(if: canReadHardenedProcesses, "needs root with CAP_SYS_PTRACE"),
+    arguments: SecretTool.all)
+  func noCopyBeforeExit(_ tool: SecretTool) throws {
+    let marker = Marker(count: 32)
+    var options = TerminalSession.Options()
+    options.environment = [TestHook.stopBeforeExitVariable: "1"]
+    options.standardOutput = .captured
+    options.standardError = .captured
+    let session = try TerminalSession(
+      executable: tool.executable, arguments: tool.arguments, options: options)
+    try session.waitForText("Key:")
+    // Typed as a terminal sends a paste without brackets: one write.
+    try session.type(bytes: marker.plainBytesForControl())
+    try session.waitForMasks(marker.count, prompt: "Key:")
+    try session.type(Key.enter)
+    #expect(try session.waitForStatus() == .stopped(SIGSTOP))
+
+    // The control that the secret went through this process: it is on stdout.
+    let written = try session.capturedOutput(stream: 1, untilClosed: false)
+    let wroteSecret =
+      written.count == marker.count + 1 && written.last == 0x0A
+      && written.withUnsafeBytes {
+        marker.isEqual(to: UnsafeRawBufferPointer(rebasing: $0[0..<marker.count]))
+      }
+    #expect(wroteSecret, "the tool wrote the typed secret before stopping")
+
+    let report = try ResidueScanner(processID: session.processID).scan(for: marker)
+    #expect(report.copies == 0, "\(report)")
+    #expect(report.bytesRead > 0, "\(report)")
+    #expect(!report.refused.contains { $0 == "[heap]" || $0 == "[stack]" }, "\(report.refused)")
+
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForExit() == .exited(0))
+  }
+
+  @Test(
+    "control: the same scan finds the typed secret in a process that keeps it in ordinary memory",
+    .enabled(if: canReadHardenedProcesses, "needs root with CAP_SYS_PTRACE"))
+  func controlFindsOrdinaryCopy() throws {
+    let marker = Marker(count: 32)
+    // Python reads the line into a str and its I/O buffers, then stops.
+    let script = """
+      import os, signal, sys
+      line = sys.stdin.readline()
+      os.kill(os.getpid(), signal.SIGSTOP)
+      print(len(line))
+      """
+    let session = try TerminalSession(
+      executable: "/usr/bin/python3", arguments: ["-c", script])
+    try session.type(bytes: marker.plainBytesForControl() + [0x0A])
+    #expect(try session.waitForStatus() == .stopped(SIGSTOP))
+    let report = try ResidueScanner(processID: session.processID).scan(for: marker)
+    #expect(report.copies >= 1, "\(report)")
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForExit() == .exited(0))
+  }
+}
