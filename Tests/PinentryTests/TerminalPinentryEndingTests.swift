@@ -258,3 +258,83 @@ struct TerminalPinentryNonEndingTests {
     #expect(try driver.bye() == 0)
   }
 }
+
+/// Keys as a terminal speaking the kitty keyboard protocol sends them.
+private enum KittyKey {
+  static let aWithCapsLock = "\u{1B}[97;65;65u"
+  static let b = "\u{1B}[98;;98u"
+  static let enter = "\u{1B}[13u"
+}
+
+@Suite(
+  "pinentry-secretfield knows what the user's terminal knows: caps lock, focus, recording",
+  .enabled(if: canRun))
+struct TerminalPinentryAwarenessTests {
+  @Test("caps lock: the agent's default-capshint text shows under the field while it is on")
+  func capsLockInTheAgentsWords() throws {
+    var options = TerminalSession.Options()
+    options.supportsKeyboardProtocol = true
+    let driver = try TerminalPinentryDriver(terminalOptions: options)
+    try driver.expectOK("OPTION default-capshint=_Feststelltaste ist an")
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.terminal.waitForScreen("keyboard flags pushed") { $0.keyboardFlags == [25] }
+    try driver.type([KittyKey.aWithCapsLock])
+    let on = try driver.terminal.waitForText("Feststelltaste ist an")
+    #expect(on.shows("Passphrase: •"))
+    try driver.type([KittyKey.b])
+    try driver.terminal.waitForScreen("the warning gone") {
+      $0.shows("Passphrase: ••") && !$0.shows("Feststelltaste")
+    }
+    try driver.type([KittyKey.enter])
+    #expect(try driver.nextLine() == "D Ab")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
+    let after = try driver.terminal.screen()
+    #expect(after.keyboardFlags == [], "popped: \(after.keyboardLog)")
+  }
+
+  @Test("focus lost while revealed masks the passphrase again")
+  func focusOutMasks() throws {
+    let driver = try TerminalPinentryDriver()
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.type(["s", "3", "c", Key.tab])
+    try driver.terminal.waitForText("Passphrase: s3c")
+    try driver.type(["\u{1B}[O"])
+    let masked = try driver.terminal.waitForScreen("masked after focus out") {
+      $0.shows("Passphrase: •••")
+    }
+    #expect(!masked.shows("s3c"))
+    try driver.type([Key.enter])
+    #expect(try driver.nextLine() == "D s3c")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
+  }
+
+  @Test(
+    "ASCIINEMA_REC in the terminal's session leader (not the pinentry's parent): reveal refused",
+    arguments: [true, false])
+  func recordedSessionRefusesReveal(recorded: Bool) throws {
+    var options = TerminalSession.Options()
+    options.sessionLeaderEnvironment = [recorded ? "ASCIINEMA_REC" : "NOT_A_RECORDER": "1"]
+    let driver = try TerminalPinentryDriver(terminalOptions: options)
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.type(["s", "3", "c", Key.tab])
+    if recorded {
+      let refused = try driver.terminal.waitForText(
+        "asciinema is recording this terminal, so the passphrase can't be shown.")
+      #expect(refused.shows("Passphrase: •••") && !refused.contains("s3c"))
+    } else {
+      // The control: the same terminal without the variable reveals.
+      try driver.terminal.waitForText("Passphrase: s3c")
+    }
+    try driver.type([Key.enter])
+    #expect(try driver.nextLine() == "D s3c")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
+  }
+}

@@ -11,14 +11,13 @@ extension TerminalPinentry {
   ///   (`default-tt-visi`, `default-tt-hide`), Enter with the OK label and Esc
   ///   with the Cancel label; the caps-lock warning is `default-capshint`'s.
   /// - `invisible-char` becomes the mask glyph when it is one character.
-  /// - While `recording` found the session recorded, reveal is refused with its
-  ///   reason.
+  /// - Reveal refused in a recorded session says "passphrase"; the prompt
+  ///   looks for a recorder itself when it starts.
   /// - ^Z does not stop anything (see ``TerminalPinentry``).
   ///
   /// Pure: reads nothing but its arguments.
   public static func promptConfiguration(
-    for request: PinRequest, terminalPath: String, locale: TerminalLocale,
-    recording: RecordingDetection? = nil
+    for request: PinRequest, terminalPath: String, locale: TerminalLocale
   ) -> PromptConfiguration {
     var configuration = PromptConfiguration(prompt: request.prompt)
     // The repetition follows the entry right above it: its texts are on the
@@ -43,12 +42,9 @@ extension TerminalPinentry {
     texts.submit = "Enter: " + request.okLabel
     texts.cancel = "Esc: " + request.cancelLabel
     texts.capsLock = request.texts.capsLock
-    if let recording, recording.isCaptured {
-      configuration.isCaptured = true
-      if let reason = recording.reason {
-        texts.revealRefusedWhileCaptured = reason + ": the passphrase is not shown."
-      }
-    }
+    texts.revealRefusedWhileCaptured =
+      "The passphrase can't be shown while this session is recorded or shared."
+    texts.revealRefusedBecause = "{reason}, so the passphrase can't be shown."
     configuration.texts = texts
     return configuration
   }

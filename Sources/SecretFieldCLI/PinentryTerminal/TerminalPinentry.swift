@@ -31,20 +31,21 @@ public struct TerminalPinentry: PinentryInterface {
   /// when nobody reads it any more (the client is gone), asking is pointless.
   /// nil watches nothing.
   public var clientOutput: Int32?
-  /// Finds out whether the terminal session is recorded; nil skips the check
-  /// (tests that must reveal in a recorded session).
-  public var recordingDetector: RecordingDetector?
+  /// Look for a recorder of the terminal's session when asking for a
+  /// passphrase (``SecretFieldTerminal/PromptConfiguration/detectsRecording``):
+  /// through the terminal's session leader, since the pinentry's own parent is
+  /// gpg-agent, whose environment says nothing of the terminal.
+  public var detectsRecording: Bool
   /// The locale when the client named none (`OPTION lc-ctype`); nil reads it
   /// from the environment.
   public var fallbackLocale: TerminalLocale?
 
   /// An interface that watches `clientOutput` for the client's going away.
   public init(
-    clientOutput: Int32? = 1, recordingDetector: RecordingDetector? = RecordingDetector(),
-    fallbackLocale: TerminalLocale? = nil
+    clientOutput: Int32? = 1, detectsRecording: Bool = true, fallbackLocale: TerminalLocale? = nil
   ) {
     self.clientOutput = clientOutput
-    self.recordingDetector = recordingDetector
+    self.detectsRecording = detectsRecording
     self.fallbackLocale = fallbackLocale
   }
 
@@ -57,9 +58,8 @@ public struct TerminalPinentry: PinentryInterface {
   public mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
     let path = request.environment.ttyName ?? TerminalDevice.controllingTerminalPath
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
-    let recording = detectRecording(path: path)
-    let configuration = Self.promptConfiguration(
-      for: request, terminalPath: path, locale: locale, recording: recording)
+    var configuration = Self.promptConfiguration(for: request, terminalPath: path, locale: locale)
+    configuration.detectsRecording = detectsRecording
     let watch = HangUpWatch(descriptor: clientOutput)
     defer {
       watch.stop()
@@ -114,14 +114,6 @@ public struct TerminalPinentry: PinentryInterface {
     } catch {
       return .failed(Self.assuanError(for: error, path: path))
     }
-  }
-
-  /// Whether the session of the terminal at `path` is recorded, as far as the
-  /// detector sees; nil when there is no detector or no terminal (the prompt
-  /// then reports the missing terminal).
-  func detectRecording(path: String) -> RecordingDetection? {
-    guard let recordingDetector, let terminal = try? TerminalDevice(path: path) else { return nil }
-    return recordingDetector.detect(terminal: terminal.descriptor)
   }
 
   /// The terminal's locale: the client's `lc-ctype`, else `fallback`, else
