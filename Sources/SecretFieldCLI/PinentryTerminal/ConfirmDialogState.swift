@@ -14,7 +14,12 @@ public import SecretFieldTerminal
 public struct ConfirmDialogState: Sendable, Hashable {
   /// A button and the answer it gives.
   public enum Button: Sendable, Hashable {
-    case ok, notOk, cancel
+    /// Confirms: `OK`.
+    case ok
+    /// Declines without cancelling (`SETNOTOK`): `ERR 83886194`.
+    case notOk
+    /// Cancels: `ERR 83886179`.
+    case cancel
   }
 
   /// A button as shown: what it answers and its label.

@@ -20,12 +20,16 @@ import SecureMemory
 /// those of the prompt, except that ^Z only rings the bell (a pinentry is no
 /// job of the terminal's shell: stopping its process group would stop
 /// gpg-agent). Esc and ^D on an empty field cancel (`ERR 83886179`); ^C
-/// cancels fully (`ERR 83886278`, and the connection closes), as pinentry's
-/// own terminal front ends tell them apart.
+/// cancels fully (`ERR 83886278`, and the connection closes): the agent then
+/// stops asking for the whole operation.
 ///
 /// While a request runs, a watch on the pipe the answers go to turns the
 /// client's going away into `SIGHUP`, which the prompt answers as it answers
 /// any fatal signal: terminal restored, field wiped, death by the signal.
+///
+/// - Complexity: per request, an open of the terminal, a recording check
+///   (about 0.1 ms) and a thread for the watch; with a quality bar, one round
+///   trip to the client per edit, while keys wait in the terminal.
 public struct TerminalPinentry: PinentryInterface {
   /// The descriptor the answers go out on, watched while the user is asked:
   /// when nobody reads it any more (the client is gone), asking is pointless.
