@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
+    .executable(name: "pinentry-secretfield", targets: ["pinentry-secretfield"]),
   ],
   targets: [
     .systemLibrary(
@@ -39,6 +40,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
@@ -97,7 +101,10 @@ let package = Package(
     ),
     .testTarget(
       name: "PinentryTests",
-      dependencies: ["SecretFieldCLI", "SecureMemory", "TestSupport", "PinentryScripted"],
+      dependencies: [
+        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "TestSupport", "PTYSupport",
+        "PinentryScripted", "pinentry-secretfield",
+      ],
       swiftSettings: swiftSettings
     ),
   ]

@@ -10,10 +10,9 @@ private func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
 /// rights over it; root with `CAP_SYS_PTRACE` has them for any process.
 private let canReadOtherProcesses = getuid() == 0
 
-/// The harness that will scan pinentry-secretfield, pointed at the system's
+/// The harness that scans pinentry-secretfield, pointed at the system's
 /// pinentry-curses: it must find what that pinentry leaves, or it could not
-/// fail. (Our pinentry needs the terminal prompt before it can be driven the
-/// same way.)
+/// fail.
 @Suite("pinentry-curses Residue: the process harness finds what the system pinentry leaves")
 struct PinentryCursesResidueTests {
   @Test(
@@ -22,6 +21,9 @@ struct PinentryCursesResidueTests {
   func cursesLeavesACopy() throws {
     let counts = try scanPinentryProgram(pinentryCurses)
     let total = counts.plain.copies + counts.percentEscaped.copies + counts.plusEscaped.copies
+    print(
+      "pinentry-curses after GETPIN: plain \(counts.plain.copies), percent-escaped "
+        + "\(counts.percentEscaped.copies), plus-escaped \(counts.plusEscaped.copies)")
     #expect(
       total >= 1,
       "plain: \(counts.plain); percent-escaped: \(counts.percentEscaped); plus-escaped: \(counts.plusEscaped)"

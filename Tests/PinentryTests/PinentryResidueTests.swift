@@ -50,6 +50,12 @@ struct ResidueCounts {
   var plain: ResidueScanner.Report
   var percentEscaped: ResidueScanner.Report
   var plusEscaped: ResidueScanner.Report
+  /// How many `INQUIRE QUALITY` lines carried the whole passphrase, where a
+  /// program was driven over its pipes.
+  var inquiriesOfWholeMarker = 0
+  /// The plain copies found while the program's field held the passphrase,
+  /// before Enter, where the harness looked then.
+  var copiesWhileHeld: Int? = nil
 }
 
 /// Which ordinary copies the run keeps on purpose, so the scans can be shown

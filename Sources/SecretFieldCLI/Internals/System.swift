@@ -75,3 +75,43 @@ struct SystemError: Error {
   init(_ code: Int32) { self.code = code }
   var description: String { String(cString: strerror(code)) }
 }
+
+extension System {
+  /// Sets the access and modification times of `path` to now (`utimensat`),
+  /// as `touch` does to a file that exists; does nothing when it does not.
+  static func touch(_ path: String) {
+    _ = utimensat(AT_FDCWD, path, nil, 0)
+  }
+
+  /// Ignores `signal` (`signal(2)` with `SIG_IGN`), so that it neither kills
+  /// nor stops the process, and a prompt does not relay it.
+  static func ignore(_ signal: Int32) {
+    _ = Glibc.signal(signal, SIG_IGN)
+  }
+}
+
+extension System {
+  /// `SIGPIPE` and the job-control signals a pinentry ignores.
+  static let jobControlAndPipeSignals = [SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT]
+}
+
+extension System {
+  /// The signals that end a prompt (the relay's fatal ones) and resize it.
+  static let promptSignals = [SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGALRM, SIGWINCH]
+
+  /// Puts the prompt's signals back to their default actions and unblocks
+  /// them (`signal(2)`, `pthread_sigmask`), whatever the parent left: a
+  /// program inherits ignored dispositions and the blocked mask of the thread
+  /// that started it, and a multi-threaded parent (gpg-agent's threads, a
+  /// test runner's) may start it with them blocked, where the prompt's relay
+  /// would never see them.
+  static func resetPromptSignals() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for number in promptSignals {
+      _ = Glibc.signal(number, SIG_DFL)
+      sigaddset(&set, number)
+    }
+    _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+  }
+}

@@ -52,6 +52,11 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// Tab toggles between masked and revealed text. Without it Tab does nothing
   /// but ring the bell.
   public var allowsReveal: Bool
+  /// ^Z stops the prompt's process group, as the terminal's suspend key would.
+  /// Turn it off for a program that is not a job of the terminal's shell (a
+  /// pinentry, which runs in gpg-agent's process group): ^Z then only rings the
+  /// bell.
+  public var allowsSuspend: Bool
   /// How the field shows its text at first: `.hidden`, or `.revealLastTyped` to
   /// show each character for a moment as it is typed.
   public var obfuscationMode: ObfuscationMode
@@ -112,6 +117,7 @@ public struct PromptConfiguration: Sendable, Hashable {
     initialMessage = nil
     echo = .masked()
     allowsReveal = true
+    allowsSuspend = true
     obfuscationMode = .hidden
     escapeTimeout = .milliseconds(100)
     timeout = nil

@@ -13,7 +13,8 @@ import SecureMemory
 /// arrows, Home, End and ^A ^B ^E ^F move; Enter submits (refused below
 /// ``PromptConfiguration/minimumLength``); Esc and ^C cancel, and so does ^D on
 /// an empty field (on text it deletes forward, as in readline); Tab toggles the
-/// reveal when ``PromptConfiguration/allowsReveal``; ^L redraws; ^Z suspends.
+/// reveal when ``PromptConfiguration/allowsReveal``; ^L redraws; ^Z suspends
+/// (when ``PromptConfiguration/allowsSuspend``).
 /// Keys it does not know change nothing. A refused key leaves the field as it
 /// was, rings the bell and says why on the message line.
 public struct PromptEditor: ~Copyable {
@@ -161,6 +162,11 @@ public struct PromptEditor: ~Copyable {
       if field.isEmpty { return ending(.cancel(.endOfInput)) }
       return edit { $0.deleteForward() }
     case .suspend:
+      guard configuration.allowsSuspend else {
+        var reaction = Reaction()
+        reaction.ringsBell = true
+        return reaction
+      }
       return ending(.suspend)
     case .redraw:
       var reaction = Reaction()

@@ -48,6 +48,33 @@ final class ChildProcess {
     return raw & 0x7F == 0 ? (raw >> 8) & 0xFF : nil
   }
 
+  /// Waits for the child to end, at most `timeout` (a bound for a program
+  /// that hangs, not a claim about its speed); true when it ended.
+  func waitForEnd(timeout: Duration = .seconds(30)) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !hasEnded {
+      guard ContinuousClock.now < deadline else { return false }
+      usleep(10_000)
+    }
+    return true
+  }
+
+  /// The signal that ended the child, when one did.
+  var terminatingSignal: Int32? {
+    let raw = wait()
+    let signal = raw & 0x7F
+    return signal != 0 && signal != 0x7F ? signal : nil
+  }
+
+  /// True once the child has ended; reaps it then. Does not wait.
+  var hasEnded: Bool {
+    if status != nil { return true }
+    var raw: Int32 = 0
+    guard waitpid(processID, &raw, WNOHANG) == processID else { return false }
+    status = raw
+    return true
+  }
+
   deinit {
     if status == nil {
       kill(processID, SIGKILL)
@@ -57,10 +84,13 @@ final class ChildProcess {
 }
 
 /// A pseudo-terminal pair: the test holds the master, a program under test
-/// opens the slave by its name.
+/// opens the slave by its name. The test keeps the slave open too, as the
+/// shell of a real terminal does, so a program that opens and closes it more
+/// than once never leaves it with no opener (the master would read `EIO`).
 final class PseudoTerminal {
   let master: Int32
   let slaveName: String
+  private var slave: Int32 = -1
   /// Everything the program has drawn so far.
   private(set) var screen: [UInt8] = []
 
@@ -80,6 +110,12 @@ final class PseudoTerminal {
       throw HarnessError(what: "unlocking the pseudo-terminal", errno: failure)
     }
     slaveName = "/dev/pts/\(number)"
+    slave = open(slaveName, O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard slave >= 0 else {
+      let failure = errno
+      close(master)
+      throw HarnessError(what: "open \(slaveName)", errno: failure)
+    }
   }
 
   /// Reads what the program drew, waiting up to `timeout` milliseconds for the
@@ -111,7 +147,10 @@ final class PseudoTerminal {
     return screen.firstRange(of: needle) != nil
   }
 
-  deinit { close(master) }
+  deinit {
+    close(slave)
+    close(master)
+  }
 }
 
 /// A system call a test harness needed failed.

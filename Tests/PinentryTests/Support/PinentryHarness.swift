@@ -18,8 +18,11 @@ final class PinentryHarness {
     requests = try Pipe()
     responses = try Pipe()
     terminal = try PseudoTerminal()
+    // In a session of its own with no controlling terminal, as gpg-agent's
+    // pinentry runs (setsid execs the program in place: same process ID).
     process = try ChildProcess(
-      program, environment: ["TERM=xterm", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"],
+      "/usr/bin/setsid", arguments: [program],
+      environment: ["TERM=xterm", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"],
       standardInput: requests.readEnd, standardOutput: responses.writeEnd)
     requests.closeReadEnd()
     responses.closeWriteEnd()
@@ -50,12 +53,23 @@ final class PinentryHarness {
   }
 }
 
-/// Drives `program` through one GETPIN of a marker typed on its terminal, checks
-/// the D line, and scans the program's memory (`/proc/PID/mem`, which needs
-/// root for a process that is not our child or has hardened itself) for the
-/// marker in plain, percent-escaped and plus-escaped form while it waits for
-/// the next command.
-func scanPinentryProgram(_ program: String) throws -> ResidueCounts {
+/// Drives `program` through one GETPIN of a marker typed on its terminal, with
+/// a quality bar asked for (`SETQUALITYBAR`; every `INQUIRE QUALITY` it sends
+/// is answered), checks the D line, and scans the program's memory
+/// (`/proc/PID/mem`, which needs root for a process that is not our child or
+/// has hardened itself) for the marker in plain, percent-escaped and
+/// plus-escaped form while it waits for the next command.
+///
+/// - Returns: the counts, and how many quality inquiries carried the whole
+///   marker (plus-escaped).
+///
+/// - Parameter waitsForWholeInquiry: the program inquires as the user types:
+///   answer its inquiries until one carries the whole passphrase before
+///   pressing Enter, so that form is made (keys that arrive together are one
+///   edit and one inquiry, and Enter with them would end the entry first).
+func scanPinentryProgram(
+  _ program: String, waitsForWholeInquiry: Bool = false
+) throws -> ResidueCounts {
   // Typed keys: no CR or LF, which would submit.
   let marker = Marker(count: 24, alphabet: .needingEscapes(lineBreaks: false))
   let percentEscaped = marker.encoded(by: dataLineEscape)
@@ -67,7 +81,7 @@ func scanPinentryProgram(_ program: String) throws -> ResidueCounts {
   for line in [
     "OPTION ttyname=\(harness.terminal.slaveName)", "OPTION ttytype=xterm",
     "OPTION lc-ctype=C.UTF-8",
-    "SETDESC Residue harness", "SETPROMPT Marker:",
+    "SETDESC Residue harness", "SETPROMPT Marker:", "SETQUALITYBAR",
   ] {
     harness.send(line)
     #expect(try reader.nextText() == "OK", "\(line)")
@@ -80,11 +94,47 @@ func scanPinentryProgram(_ program: String) throws -> ResidueCounts {
   passphrase.withUnsafeMutableBytes { marker.unmask(in: $0) }
   try harness.type(passphrase)
   _ = consume passphrase
-  harness.typeText("\r")
 
-  let dataMatches = try reader.withNextLine { line -> Bool in
-    guard line.starts(with: Array("D ".utf8)) else { return false }
-    return percentEscaped.isEqual(to: UnsafeRawBufferPointer(rebasing: line[2...]))
+  enum Response { case inquiry(carriesMarker: Bool), data(matches: Bool), other }
+  let inquiryPrefix = Array("INQUIRE QUALITY ".utf8)
+  var dataMatches = false
+  var inquiriesOfWholeMarker = 0
+  var hasPressedEnter = false
+  var heldCopies: Int?
+  if !waitsForWholeInquiry {
+    harness.typeText("\r")
+    hasPressedEnter = true
+  }
+  reading: while true {
+    let response = try reader.withNextLine { line -> Response in
+      if line.starts(with: inquiryPrefix) {
+        return .inquiry(
+          carriesMarker: plusEscaped.isEqual(
+            to: UnsafeRawBufferPointer(rebasing: line[inquiryPrefix.count...])))
+      }
+      guard line.starts(with: Array("D ".utf8)) else { return .other }
+      return .data(
+        matches: percentEscaped.isEqual(to: UnsafeRawBufferPointer(rebasing: line[2...])))
+    }
+    switch response {
+    case .inquiry(let carriesMarker):
+      if carriesMarker { inquiriesOfWholeMarker += 1 }
+      harness.send("D 50")
+      harness.send("END")
+      if carriesMarker && !hasPressedEnter {
+        // The control: while the field holds it, the scan finds it, in this
+        // hardened process too.
+        heldCopies = try ResidueScanner(processID: harness.process.processID).scan(for: marker)
+          .copies
+        harness.typeText("\r")
+        hasPressedEnter = true
+      }
+    case .data(let matches):
+      dataMatches = matches
+      break reading
+    case .other:
+      break reading
+    }
   }
   #expect(dataMatches, "the D line carries the typed passphrase, percent-escaped")
   #expect(try reader.nextText() == "OK")
@@ -94,7 +144,8 @@ func scanPinentryProgram(_ program: String) throws -> ResidueCounts {
   let scanner = ResidueScanner(processID: harness.process.processID)
   let counts = ResidueCounts(
     plain: try scanner.scan(for: marker), percentEscaped: try scanner.scan(for: percentEscaped),
-    plusEscaped: try scanner.scan(for: plusEscaped))
+    plusEscaped: try scanner.scan(for: plusEscaped), inquiriesOfWholeMarker: inquiriesOfWholeMarker,
+    copiesWhileHeld: heldCopies)
 
   harness.send("BYE")
   #expect(try reader.nextText() == "OK closing connection")

@@ -1,0 +1,198 @@
+public import SecretFieldTerminal
+
+/// A confirmation or message on the terminal, without the terminal: its texts,
+/// its buttons, which one is selected, and what a key does.
+///
+/// The buttons are OK, then not-OK when the client set one (`SETNOTOK`), then
+/// Cancel unless it is a message (`CONFIRM --one-button`, `MESSAGE`). OK is
+/// selected at first. Keys: Tab and Right select the next button, Left the one
+/// before (both wrap); Enter presses the selected one; Esc and ^D cancel; ^C
+/// cancels fully (pinentry's "fully cancelled": the connection closes); ^L
+/// draws the dialog again. Other keys change nothing.
+///
+/// Pure: no I/O and no clock. ``ConfirmDialog`` runs it on a terminal.
+public struct ConfirmDialogState: Sendable, Hashable {
+  /// A button and the answer it gives.
+  public enum Button: Sendable, Hashable {
+    /// Confirms: `OK`.
+    case ok
+    /// Declines without cancelling (`SETNOTOK`): `ERR 83886194`.
+    case notOk
+    /// Cancels: `ERR 83886179`.
+    case cancel
+  }
+
+  /// A button as shown: what it answers and its label.
+  public struct Choice: Sendable, Hashable {
+    /// What pressing it answers.
+    public var button: Button
+    /// Its label, cleaned of control characters.
+    public var label: String
+  }
+
+  /// How the dialog ended.
+  public enum Outcome: Sendable, Hashable {
+    /// OK was pressed.
+    case ok
+    /// The not-OK button was pressed.
+    case notOk
+    /// Cancel was pressed, or Esc or ^D.
+    case cancel
+    /// ^C.
+    case fullCancel
+    /// The request's timeout ran out.
+    case timedOut
+    /// The terminal went away.
+    case hungUp
+  }
+
+  /// What the dialog should do after a key.
+  public enum Reaction: Sendable, Hashable {
+    /// Nothing changed.
+    case none
+    /// The selection moved: draw the buttons again.
+    case redrawButtons
+    /// Draw everything again.
+    case redrawAll
+    /// The dialog ends so.
+    case end(Outcome)
+  }
+
+  /// The lines above the buttons: the error, the title, the description, each
+  /// cleaned of control characters.
+  public let textLines: [String]
+  /// The buttons and their labels, in order.
+  public let buttons: [Choice]
+  /// The index of the selected button.
+  public private(set) var selected = 0
+  /// The button Enter pressed, once it did.
+  public private(set) var pressed: Int?
+  /// The dim line under the buttons that names the keys.
+  public let hint: String
+
+  /// The dialog for `request`, worded for a terminal of `locale`.
+  public init(request: ConfirmRequest, locale: TerminalLocale) {
+    var lines: [String] = []
+    for text in [request.error, request.title, request.description].compactMap({ $0 }) {
+      lines += text.split(separator: "\n", omittingEmptySubsequences: false).map {
+        Self.sanitized(String($0))
+      }
+    }
+    textLines = lines
+    var buttons = [Choice(button: .ok, label: Self.sanitized(request.okLabel))]
+    if let notOk = request.notOkLabel {
+      buttons.append(Choice(button: .notOk, label: Self.sanitized(notOk)))
+    }
+    if let cancel = request.cancelLabel {
+      buttons.append(Choice(button: .cancel, label: Self.sanitized(cancel)))
+    }
+    self.buttons = buttons
+    let separator = locale.isUTF8 ? " \u{00B7} " : " | "
+    if buttons.count == 1 {
+      hint = "Enter: " + buttons[0].label
+    } else {
+      let arrows = locale.isUTF8 ? "Tab \u{2190} \u{2192}" : "Tab, Left, Right"
+      var parts = [arrows + ": choose", "Enter: select"]
+      if let cancel = request.cancelLabel { parts.append("Esc: " + Self.sanitized(cancel)) }
+      hint = parts.joined(separator: separator)
+    }
+  }
+
+  /// The selected button.
+  public var selectedButton: Button { buttons[selected].button }
+
+  /// Applies one key.
+  public mutating func handle(_ event: KeyEvent) -> Reaction {
+    switch event {
+    case .submit:
+      pressed = selected
+      switch selectedButton {
+      case .ok: return .end(.ok)
+      case .notOk: return .end(.notOk)
+      case .cancel: return .end(.cancel)
+      }
+    case .escape, .endOfInput:
+      return .end(.cancel)
+    case .cancel:
+      return .end(.fullCancel)
+    case .tab, .moveRight:
+      guard buttons.count > 1 else { return .none }
+      selected = (selected + 1) % buttons.count
+      return .redrawButtons
+    case .moveLeft:
+      guard buttons.count > 1 else { return .none }
+      selected = (selected + buttons.count - 1) % buttons.count
+      return .redrawButtons
+    case .redraw:
+      return .redrawAll
+    default:
+      return .none
+    }
+  }
+
+  // MARK: Drawing
+
+  /// Reverse video on and off, for the selected button.
+  static let reverse = "\u{1B}[7m"
+  static let plain = "\u{1B}[0m"
+
+  /// The buttons as one line that fits `columns - 1` columns: while
+  /// `isActive`, the selected one in brackets and reverse video; once the
+  /// dialog ended, the one pressed (if any) in brackets without it. Labels are
+  /// shortened when they do not fit.
+  public func buttonLine(columns: Int, isActive: Bool = true) -> String {
+    let count = buttons.count
+    // "[ label ]" and one space between buttons.
+    let room = max(count, columns - 1 - count * 4 - (count - 1))
+    let fullWidth = buttons.reduce(0) { $0 + Self.columns(of: $1.label) }
+    let limit = fullWidth <= room ? Int.max : max(1, room / count)
+    var parts: [String] = []
+    for (index, entry) in buttons.enumerated() {
+      let label = Self.truncated(entry.label, toColumns: limit)
+      if !isActive {
+        parts.append(index == pressed ? "[ " + label + " ]" : "  " + label + "  ")
+      } else if index == selected {
+        parts.append(Self.reverse + "[ " + label + " ]" + Self.plain)
+      } else {
+        parts.append("  " + label + "  ")
+      }
+    }
+    return parts.joined(separator: " ")
+  }
+
+  /// The hint, shortened to fit `columns - 1` columns.
+  public func hintLine(columns: Int) -> String {
+    Self.truncated(hint, toColumns: max(1, columns - 1))
+  }
+
+  /// `text` with every control character (C0, DEL, C1) replaced by `?`, so a
+  /// client's text cannot move the cursor or change the terminal's modes.
+  static func sanitized(_ text: String) -> String {
+    var clean = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      clean.append(value < 0x20 || (0x7F..<0xA0).contains(value) ? "?" : scalar)
+    }
+    return String(clean)
+  }
+
+  /// The columns `text` takes: one per character, two for East Asian wide
+  /// ones, as the terminal's width table counts them.
+  static func columns(of text: String) -> Int {
+    text.unicodeScalars.reduce(0) { $0 + CharacterWidth.columns(of: $1) }
+  }
+
+  /// The longest start of `text`, in whole characters, that fits `limit`.
+  static func truncated(_ text: String, toColumns limit: Int) -> String {
+    guard columns(of: text) > limit else { return text }
+    var used = 0
+    var result = ""
+    for character in text {
+      let width = columns(of: String(character))
+      if used + width > limit { break }
+      used += width
+      result.append(character)
+    }
+    return result
+  }
+}

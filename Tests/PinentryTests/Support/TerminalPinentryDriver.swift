@@ -1,0 +1,119 @@
+import Glibc
+import PTYSupport
+import SecureMemory
+import Testing
+
+/// `pinentry-secretfield` built beside the tests.
+let pinentrySecretfield = builtExecutable("pinentry-secretfield")
+
+/// A user's terminal with our pinentry asking on it, driven as gpg-agent
+/// drives a pinentry.
+///
+/// The terminal is a pty run by ``PTYSupport/TerminalSession`` with a program
+/// in its foreground that does not read it (`sleep`, standing for the `gpg`
+/// that waits for its agent), and the emulator reading its screen. The
+/// pinentry is started apart from it, as gpg-agent starts it: in a session of
+/// its own without a controlling terminal (`setsid`), Assuan on pipes, and the
+/// terminal named with `OPTION ttyname`.
+final class TerminalPinentryDriver {
+  let terminal: TerminalSession
+  let requests: Pipe
+  let responses: Pipe
+  let process: ChildProcess
+  private var reader: SecureLineReader
+
+  /// Starts the terminal and the pinentry, reads the greeting, and sends the
+  /// options gpg-agent sends (`ttyname` unless `namesTerminal` is false).
+  init(
+    namesTerminal: Bool = true, arguments: [String] = [],
+    terminalOptions: TerminalSession.Options = TerminalSession.Options()
+  ) throws {
+    terminal = try TerminalSession(
+      executable: "/bin/sleep", arguments: ["3600"], options: terminalOptions)
+    requests = try Pipe()
+    responses = try Pipe()
+    process = try ChildProcess(
+      "/usr/bin/setsid", arguments: [pinentrySecretfield] + arguments,
+      environment: ["TERM=xterm-256color", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"],
+      standardInput: requests.readEnd, standardOutput: responses.writeEnd)
+    requests.closeReadEnd()
+    responses.closeWriteEnd()
+    reader = try SecureLineReader(descriptor: responses.readEnd)
+    #expect(try reader.nextText() == "OK Pleased to meet you")
+    var options = ["OPTION ttytype=xterm-256color", "OPTION lc-ctype=C.UTF-8"]
+    if namesTerminal { options.insert("OPTION ttyname=\(terminal.terminalPath)", at: 0) }
+    for option in options { try expectOK(option) }
+  }
+
+  /// Sends one request line.
+  func send(_ line: String) {
+    requests.send(Array((line + "\n").utf8))
+  }
+
+  /// The next response line (the test's oracle: a passphrase in it is one the
+  /// test typed).
+  func nextLine() throws -> String {
+    try reader.nextText()
+  }
+
+  /// Sends `line` and expects `OK`.
+  func expectOK(_ line: String) throws {
+    send(line)
+    let answer = try nextLine()
+    #expect(answer == "OK", "\(line) answered \(answer)")
+  }
+
+  /// Says `BYE`, expects the answer, and returns how the pinentry ended.
+  func bye() throws -> Int32? {
+    send("BYE")
+    #expect(try nextLine() == "OK closing connection")
+    guard process.waitForEnd() else { return nil }
+    return process.exitCode
+  }
+
+  /// Closes the client's ends of both pipes, as a client that exits or is
+  /// killed does.
+  func hangUp() {
+    requests.closeWriteEnd()
+    responses.closeReadEnd()
+  }
+
+  /// Closes only the client's end of the requests: it sends no more, but
+  /// still reads the answers.
+  func closeRequests() {
+    requests.closeWriteEnd()
+  }
+
+  /// Types `keys`, one write each, waiting after each for the screen to take
+  /// it in when `waitingForScreen`.
+  func type(_ keys: [String]) throws {
+    for key in keys { try terminal.type(key) }
+  }
+
+  /// Waits until the prompt's line (starting with `prompt`) shows `count`
+  /// masks.
+  @discardableResult
+  func waitForMasks(_ count: Int, prompt: String) throws -> ScreenSnapshot {
+    let line = prompt + " " + String(repeating: "\u{2022}", count: count)
+    return try terminal.waitForScreen("\(count) masks after \(prompt)") { screen in
+      screen.cursorLine == (count == 0 ? prompt : line)
+    }
+  }
+}
+
+/// Keys as a terminal sends them, one write each.
+enum Key {
+  static let escape = "\u{1B}"
+  static let left = "\u{1B}[D"
+  static let right = "\u{1B}[C"
+  static let home = "\u{1B}[H"
+  static let end = "\u{1B}[F"
+  static let delete = "\u{1B}[3~"
+  static let backspace = "\u{7F}"
+  static let tab = "\t"
+  static let enter = "\r"
+  static let controlC = "\u{03}"
+  static let controlD = "\u{04}"
+  static let controlU = "\u{15}"
+  static let controlZ = "\u{1A}"
+}
