@@ -53,10 +53,11 @@ let package = Package(
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
     .executableTarget(
       name: "SecretFieldBenchmarks",
-      // secretfield and secretfield-askpass: built beside the benchmark
+      // The three tools: built beside the benchmark
       // binary, where the terminal benchmarks start them on a pty.
       dependencies: [
         "SecretField", "SecureMemory", "CSodium", "secretfield", "secretfield-askpass",
+        "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
       swiftSettings: swiftSettings
