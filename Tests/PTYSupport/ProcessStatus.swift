@@ -20,6 +20,7 @@ public enum ProcessStatus: Equatable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// How the process ended or paused, in words.
   public var description: String {
     switch self {
     case .exited(let status): "exited(\(status))"

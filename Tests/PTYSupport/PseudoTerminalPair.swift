@@ -12,6 +12,7 @@ public final class PseudoTerminalPair {
   /// it keeps the slave open so the master never reads EIO.
   public let slave: Int32
 
+  /// Opens `/dev/ptmx` and unlocks its slave.
   public init() throws {
     // posix_openpt and friends are hidden from Swift behind _XOPEN_SOURCE; these
     // are the ioctls they wrap (_IOW/_IOR macros, which Swift cannot import:

@@ -8,6 +8,7 @@ public struct ScreenSnapshot: Sendable, CustomStringConvertible {
   public var scrollback: [String]
   /// The cursor's row and column, from 0.
   public var cursorRow: Int
+  /// The cursor's column, from 0.
   public var cursorColumn: Int
   /// Bracketed paste (`CSI ? 2004 h`) is on.
   public var bracketedPaste: Bool
@@ -31,6 +32,7 @@ public struct ScreenSnapshot: Sendable, CustomStringConvertible {
   /// The visible line the cursor is on.
   public var cursorLine: String { lines.indices.contains(cursorRow) ? lines[cursorRow] : "" }
 
+  /// The screen's lines, for a failing expectation.
   public var description: String {
     let body = (scrollback + ["--- screen ---"] + lines).enumerated()
       .map { "  |\($0.element)" }.joined(separator: "\n")

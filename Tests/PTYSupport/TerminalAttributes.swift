@@ -3,10 +3,15 @@ import Glibc
 /// A terminal's termios, read with `tcgetattr`, in a form tests can compare and
 /// print.
 public struct TerminalAttributes: Equatable, Sendable, CustomStringConvertible {
+  /// termios c_iflag.
   public var inputFlags: UInt32
+  /// termios c_oflag.
   public var outputFlags: UInt32
+  /// termios c_cflag.
   public var controlFlags: UInt32
+  /// termios c_lflag.
   public var localFlags: UInt32
+  /// termios c_cc, the special characters.
   public var controlCharacters: [UInt8]
 
   init(_ raw: termios) {
@@ -39,6 +44,7 @@ public struct TerminalAttributes: Equatable, Sendable, CustomStringConvertible {
   /// The prompt's raw mode as these attributes show it.
   public var isRaw: Bool { !isEchoing && !isCanonical && !sendsSignals }
 
+  /// The four flag words in hex, for a failing expectation.
   public var description: String {
     "iflag 0o\(String(inputFlags, radix: 8)) oflag 0o\(String(outputFlags, radix: 8)) "
       + "cflag 0o\(String(controlFlags, radix: 8)) lflag 0o\(String(localFlags, radix: 8))"
@@ -48,6 +54,8 @@ public struct TerminalAttributes: Equatable, Sendable, CustomStringConvertible {
 
 /// The harness could not do what a test asked; the message says what and why.
 public struct HarnessError: Error, CustomStringConvertible {
+  /// What went wrong, in words.
   public let description: String
+  /// An error that says `description`.
   public init(_ description: String) { self.description = description }
 }

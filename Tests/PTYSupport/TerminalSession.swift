@@ -17,7 +17,9 @@ import Glibc
 public final class TerminalSession {
   /// How the session is set up.
   public struct Options {
+    /// The terminal's width.
     public var columns = 80
+    /// The terminal's height.
     public var rows = 24
     /// The program's environment. `TERM` and `LANG` are added when missing.
     public var environment: [String: String] = [:]
@@ -42,6 +44,7 @@ public final class TerminalSession {
     /// become `/dev/null`).
     public var hasControllingTerminal = true
 
+    /// An 80x24 UTF-8 terminal with the defaults below.
     public init() {}
   }
 

@@ -6,9 +6,12 @@
 /// produced only by ``unmask(in:)``, in place, inside the buffer under test, or by
 /// ``plainBytesForControl()``, on purpose, to show the scan can find a copy.
 public struct Marker: Sendable {
+  /// The plain bytes XOR ``key``: random-looking, never the marker.
   public let masked: [UInt8]
+  /// The mask: random bytes, never zero.
   public let key: [UInt8]
 
+  /// The marker's length in bytes.
   public var count: Int { masked.count }
 
   /// A new random marker of `count` bytes (at least 16, so a random match in

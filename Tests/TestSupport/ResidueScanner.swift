@@ -7,6 +7,7 @@ import Glibc
 /// secret in a closed `SecureBuffer` counts. Skips what the kernel refuses
 /// (`[vvar]`, device mappings) and the scanner's own read buffer, which it wipes.
 public struct ResidueScanner {
+  /// The process whose memory is scanned.
   public let processID: Int32
 
   /// A scanner of the process `processID`, or of this process.
@@ -16,11 +17,16 @@ public struct ResidueScanner {
 
   /// The mappings that were read and those the kernel refused, for diagnostics.
   public struct Report: Sendable, CustomStringConvertible {
+    /// How many times the marker's plain bytes were found.
     public var copies = 0
+    /// How many bytes of mappings were read.
     public var bytesRead = 0
+    /// Where each copy was: the mapping's name, start and offset.
     public var places: [String] = []
+    /// The mappings the kernel would not let us read.
     public var refused: [String] = []
 
+    /// The counts and places, for a failing expectation's message.
     public var description: String {
       "\(copies) copies in \(bytesRead) bytes read; found in \(places); refused \(refused.count) mappings"
     }
@@ -114,8 +120,11 @@ public struct ResidueScanner {
 
 /// A system call the scan needed failed.
 public struct ScanError: Error, CustomStringConvertible {
+  /// The call that failed, with its argument.
   public let what: String
+  /// The errno it reported.
   public let errno: Int32
+  /// The call and the error, as strerror words it.
   public var description: String { "\(what): \(String(cString: strerror(errno)))" }
 }
 
