@@ -28,7 +28,8 @@ import SecureMemory
 /// any fatal signal: terminal restored, field wiped, death by the signal.
 ///
 /// - Complexity: per request, an open of the terminal, a recording check
-///   (about 0.1 ms) and a thread for the watch; with a quality bar, one round
+///   (about 0.1 ms) and a thread for the watch (for `GETPIN`, started once the
+///   prompt is drawn); with a quality bar, one round
 ///   trip to the client per edit, while keys wait in the terminal.
 public struct TerminalPinentry: PinentryInterface {
   /// The descriptor the answers go out on, watched while the user is asked:
@@ -64,9 +65,13 @@ public struct TerminalPinentry: PinentryInterface {
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
     var configuration = Self.promptConfiguration(for: request, terminalPath: path, locale: locale)
     configuration.detectsRecording = detectsRecording
-    let watch = HangUpWatch(descriptor: clientOutput)
+    // The watch starts once the prompt is drawn, which it would otherwise
+    // delay by a thread's start; a client gone before then is seen at once,
+    // and the relay is in place by then to answer its SIGHUP.
+    let clientOutput = clientOutput
+    var watch: HangUpWatch?
     defer {
-      watch.stop()
+      watch?.stop()
       Self.touch(request.environment.touchFile)
     }
     let prompt = PasswordPrompt(configuration)
@@ -81,7 +86,9 @@ public struct TerminalPinentry: PinentryInterface {
     }
     let result: PromptResult
     do {
-      result = try prompt.run(annotatingEdits: annotate)
+      result = try prompt.run(
+        annotatingEdits: annotate,
+        afterFirstDraw: { watch = HangUpWatch(descriptor: clientOutput) })
     } catch {
       return .failed(Self.assuanError(for: error, path: path))
     }

@@ -59,13 +59,17 @@ public struct PasswordPrompt: Sendable {
   /// - Parameter annotate: called with the field after each edit; the line it
   ///   returns is shown under the field (a pinentry's quality bar), nil for
   ///   none. It may read the field with ``SecretField/SecretFieldState/withSecret(_:)``.
+  /// - Parameter afterFirstDraw: called once, when the prompt is first on the
+  ///   screen and the relay catches signals: work that no key needs before it
+  ///   (a pinentry's watch on its client) costs the user no wait for the prompt.
   /// - Returns: the password in secure memory, or why there is none.
   /// - Throws: ``PromptError``: `noTerminal` or `notATerminal` when there is
   ///   no terminal to prompt on (the message suggests `--stdin`), others when
   ///   the terminal fails meanwhile. The terminal is restored before it throws.
   ///   A fatal signal does not return: the process dies by it.
   public func run(
-    annotatingEdits annotate: ((borrowing SecretFieldState) -> String?)? = nil
+    annotatingEdits annotate: ((borrowing SecretFieldState) -> String?)? = nil,
+    afterFirstDraw: (() -> Void)? = nil
   ) throws(PromptError) -> PromptResult {
     let locale = configuration.locale ?? .current
     var terminal = try TerminalDevice(path: configuration.terminalPath)
@@ -82,6 +86,7 @@ public struct PasswordPrompt: Sendable {
       annotates: annotate != nil)
     loop.looksForRecorderAfterFirstDraw =
       configuration.detectsRecording && !configuration.isCaptured
+    loop.afterFirstDraw = afterFirstDraw
     let result: PromptResult
     do {
       try loop.startHandshake(terminal: terminal)

@@ -41,6 +41,9 @@ struct PromptLoop: ~Copyable {
   /// `/proc` for every ancestor (about 0.25 ms, more inside tmux), and it only
   /// decides whether Tab may reveal, which no key can ask before it is done.
   var looksForRecorderAfterFirstDraw = false
+  /// The caller's work once the prompt is on the screen (see
+  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:)``); called once.
+  var afterFirstDraw: (() -> Void)?
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -114,6 +117,10 @@ struct PromptLoop: ~Copyable {
     annotate: ((borrowing SecretFieldState) -> String?)?
   ) throws(PromptError) -> EntryEnd {
     try draw(annotate: annotate)
+    if let afterFirstDraw {
+      self.afterFirstDraw = nil
+      afterFirstDraw()
+    }
     if looksForRecorderAfterFirstDraw {
       looksForRecorderAfterFirstDraw = false
       let detection = terminal.detectRecording()
