@@ -159,10 +159,8 @@ extension Platform {
     var chunk = [UInt8](repeating: 0, count: 4096)
     var finished = false
     while !finished {
-      let (seconds, attoseconds) = (deadline - .now).components
-      let left = Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
       var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-      let ready = Glibc.poll(&request, 1, left)
+      let ready = Glibc.poll(&request, 1, Platform.pollTimeout(until: deadline))
       if ready < 0 && errno == EINTR { continue }
       if ready <= 0 {
         kill(processID, SIGKILL)

@@ -12,13 +12,8 @@ extension TerminalDevice {
   public func waitForInput(
     or relay: borrowing SignalRelay, until deadline: ContinuousClock.Instant?
   ) throws(PromptError) -> Readiness {
-    var milliseconds: Int32 = -1
-    if let deadline {
-      let (seconds, attoseconds) = (deadline - .now).components
-      let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-      milliseconds = Int32(clamping: max(0, total))
-    }
-    switch Platform.poll([descriptor, relay.descriptor], timeoutMilliseconds: milliseconds) {
+    let timeout = Platform.pollTimeout(until: deadline)
+    switch Platform.poll([descriptor, relay.descriptor], timeoutMilliseconds: timeout) {
     case .failure(let errno):
       throw .readFailed(errno: errno.code, errno.description)
     case .success(let result):
