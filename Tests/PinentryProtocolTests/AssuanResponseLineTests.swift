@@ -1,5 +1,5 @@
 import Glibc
-import SecretFieldCLI
+import Pinentry
 import Testing
 
 /// True when `bytes` is one Assuan line a client can read: it ends in its only
@@ -64,20 +64,6 @@ struct AssuanResponseLineTests {
       let unit = tail == "%" ? "%25" : tail == "\n" ? "%0A" : tail
       #expect(detail.count % unit.count == 0 && detail.replacingOccurrences(of: unit) == "")
     }
-  }
-
-  @Test("a client's line feed in --ttyname comes back escaped, and the session goes on")
-  func ttynameWithLineFeed() throws {
-    let driver = try TerminalPinentryDriver(
-      namesTerminal: false, arguments: ["--ttyname", "/x\nOK"])
-    driver.send("GETPIN")
-    let answer = try driver.nextLine()
-    #expect(answer.hasPrefix("ERR 83886081 General error <Pinentry> - no terminal to prompt on"))
-    #expect(answer.contains("/x%0AOK"), "\(answer)")
-    driver.send("GETINFO pid")
-    #expect(try driver.nextLine() == "D \(driver.process.processID)")
-    #expect(try driver.nextLine() == "OK")
-    #expect(try driver.bye() == 0)
   }
 
   @Test("an error quoting a 990-byte ttyname stays within the limit, and so does every line")
