@@ -115,6 +115,7 @@ func isHex(_ byte: UInt8) -> Bool {
   (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
 }
 
+/// libFuzzer's entry point: one input, checked as described above.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAssuanSession(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   var input = FuzzInput(UnsafeRawBufferPointer(start: start, count: count))

@@ -30,6 +30,7 @@ final class DecoderBox {
 
 nonisolated(unsafe) var box: DecoderBox? = nil
 
+/// libFuzzer's entry point: one input, checked as described above.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKeyDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   var input = FuzzInput(UnsafeRawBufferPointer(start: start, count: count))

@@ -24,6 +24,7 @@ let pieces: [String] = [
   "👨‍👩‍👧", "👨", "🇫", "🇷", "🏽", "\u{1100}", "\u{1161}", "\u{11A8}", "क्ष", "\u{094D}",
 ]
 
+/// libFuzzer's entry point: one input, checked as described above.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSecretField(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   var input = FuzzInput(UnsafeRawBufferPointer(start: start, count: count))
