@@ -39,13 +39,13 @@ let package = Package(
       dependencies: ["SecretFieldTerminal", "Pinentry", "SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",

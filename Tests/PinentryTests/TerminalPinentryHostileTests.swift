@@ -19,4 +19,22 @@ struct TerminalPinentryHostileTests {
     #expect(try driver.nextLine() == "OK")
     #expect(try driver.bye() == 0)
   }
+
+  @Test(
+    "a fault or a catchable fatal signal while asking restores the terminal and ends the pinentry",
+    arguments: [SIGSEGV, SIGABRT, SIGUSR1, SIGXCPU])
+  func fatalSignal(_ number: Int32) throws {
+    let driver = try TerminalPinentryDriver()
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Passphrase:")
+    let during = try driver.terminal.attributes()
+    #expect(during.isRaw && during != driver.terminal.initialAttributes, "\(during)")
+    kill(driver.process.processID, number)
+    try #require(driver.process.waitForEnd())
+    #expect(driver.process.terminatingSignal == number)
+    #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
+    let screen = try driver.terminal.screen()
+    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+  }
 }

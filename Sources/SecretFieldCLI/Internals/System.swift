@@ -107,7 +107,9 @@ extension System {
 
 extension System {
   /// The signals that end a prompt (the relay's fatal ones) and resize it.
-  static let promptSignals = [SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGALRM, SIGWINCH]
+  static let promptSignals =
+    [SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGALRM, SIGWINCH, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF]
+    + [SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO]
 
   /// Puts the prompt's signals back to their default actions and unblocks
   /// them (`signal(2)`, `pthread_sigmask`), whatever the parent left: a
