@@ -4,7 +4,7 @@ extension SecretSource {
   /// One line from `descriptor`, byte by byte (``PasswordPrompt/readLine(from:maximumCount:timeout:)``),
   /// so nothing after it is taken from a pipe another reader shares.
   static func readLine(
-    from descriptor: Int32, named what: String, limit: Int
+    from descriptor: Int32, named what: String, limit: Int, timeout: Duration?
   ) throws(SecretSourceError) -> SecureBuffer {
     switch Platform.fileKind(descriptor) {
     case .failure(let errno): throw .cannotOpen(what, errno: errno)
@@ -14,7 +14,7 @@ extension SecretSource {
     }
     let result: PromptResult
     do {
-      result = try PasswordPrompt.readLine(from: descriptor, maximumCount: limit)
+      result = try PasswordPrompt.readLine(from: descriptor, maximumCount: limit, timeout: timeout)
     } catch {
       switch error.code {
       case .inputTooLong: throw .tooLong(what, limit: limit)
@@ -23,7 +23,9 @@ extension SecretSource {
       default: throw SecretSourceError(.readFailed, errno: error.errno, error.description)
       }
     }
-    do { return try result.secret() } catch { throw .empty(what) }
+    do { return try result.secret() } catch {
+      throw error == .timedOut ? .ended(.timedOut) : .empty(what)
+    }
   }
 
   /// The first line of the file at `path`: at most `limit + 1` bytes are read,

@@ -96,10 +96,14 @@ public enum SecretSource: Sendable, Hashable {
   /// - Parameters:
   ///   - maximumByteCount: the most bytes the secret may have (a terminal
   ///     prompt keeps its configuration's limit instead).
+  ///   - lineTimeout: how long a line from standard input or a descriptor may
+  ///     take; nil waits without limit. Running out is
+  ///     ``SecretSourceError/Code/promptEnded`` with ``PromptEnding/timedOut``.
+  ///     A prompt and a command keep their own timeouts.
   ///   - report: called with each warning, before the secret is returned.
   /// - Throws: ``SecretSourceError``.
   public func obtain(
-    maximumByteCount: Int = SecretSource.maximumByteCount,
+    maximumByteCount: Int = SecretSource.maximumByteCount, lineTimeout: Duration? = nil,
     reportingWarnings report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     switch self {
@@ -108,10 +112,12 @@ public enum SecretSource: Sendable, Hashable {
       do { result = try PasswordPrompt(configuration).run() } catch { throw .prompt(error) }
       do { return try result.secret() } catch { throw .ended(error) }
     case .standardInput:
-      return try Self.readLine(from: 0, named: "standard input", limit: maximumByteCount)
+      return try Self.readLine(
+        from: 0, named: "standard input", limit: maximumByteCount, timeout: lineTimeout)
     case .descriptor(let descriptor):
       return try Self.readLine(
-        from: descriptor, named: "file descriptor \(descriptor)", limit: maximumByteCount)
+        from: descriptor, named: "file descriptor \(descriptor)", limit: maximumByteCount,
+        timeout: lineTimeout)
     case .file(let path):
       return try Self.readFile(
         path, named: path, limit: maximumByteCount, checksPermissions: true, report: report)
