@@ -66,6 +66,13 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .executableTarget(
+      name: "LibraryExamples",
+      // The README's Swift snippets, compiled; ReadmeSnippetTests checks they match.
+      dependencies: ["SecureMemory", "SecretField", "SecretFieldTerminal"],
+      path: "Examples/LibraryExamples",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
       name: "pty-probe",
       dependencies: ["SecretFieldTerminal", "SecureMemory"],
       path: "Tests/PTYProbe",
