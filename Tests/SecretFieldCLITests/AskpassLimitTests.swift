@@ -24,7 +24,9 @@ struct AskpassLimitTests {
 
   /// A program named `name` (a link to `/bin/sh`) that runs the askpass as its
   /// child, as ssh-add does, and passes on its status.
-  static func askpassUnder(_ name: String) throws -> (session: TerminalSession, link: String) {
+  static func askpassUnder(
+    _ name: String, environment: [String: String] = [:], waitsForPrompt: Bool = true
+  ) throws -> (session: TerminalSession, link: String) {
     let directory = "/tmp/sf-askpass-\(getpid())-\(name)"
     mkdir(directory, 0o700)
     let link = "\(directory)/\(name)"
@@ -33,10 +35,11 @@ struct AskpassLimitTests {
     var options = TerminalSession.Options()
     options.standardOutput = .captured
     options.standardError = .captured
+    options.environment.merge(environment) { $1 }
     let session = try TerminalSession(
       executable: link, arguments: ["-c", "'\(secretfieldAskpass)' 'Passphrase:'; exit $?"],
       options: options)
-    try session.waitForText("Passphrase:")
+    if waitsForPrompt { try session.waitForText("Passphrase:") }
     return (session, link)
   }
 
@@ -73,5 +76,27 @@ struct AskpassLimitTests {
     try session.type(Key.enter)
     #expect(try session.waitForExit() == .exited(0))
     #expect(try session.standardOutput() == String(repeating: "é", count: 600) + "b\n")
+  }
+
+  @Test(
+    "under ssh-add, a passphrase from SECRETFIELD_PASSWORD_FROM past 1,023 bytes is refused",
+    arguments: [1023, 1024])
+  func fromSourceUnderSSH(_ count: Int) throws {
+    let passphrase = String(repeating: "s", count: count)
+    let (session, link) = try Self.askpassUnder(
+      "ssh-add", environment: ["SECRETFIELD_PASSWORD_FROM": "env:SF_PW", "SF_PW": passphrase],
+      waitsForPrompt: false)
+    defer {
+      unlink(link)
+      rmdir(String(link.dropLast("/ssh-add".count)))
+    }
+    if count <= 1023 {
+      #expect(try session.waitForExit() == .exited(0))
+      #expect(try session.standardOutput() == passphrase + "\n")
+    } else {
+      #expect(try session.waitForExit() == .exited(1))
+      #expect(try session.standardOutput() == "")
+      #expect(try session.standardError().contains("ssh keeps only the first 1023"))
+    }
   }
 }
