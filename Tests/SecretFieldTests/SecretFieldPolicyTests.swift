@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Policy and host state: copy, cut, paste, capture, focus, last typed")
 struct SecretFieldPolicyTests {
-  @Test("copy and cut are refused under the default policy, in words that name no API; nothing changes")
+  @Test("copy and cut are refused by the default policy, in words naming no API; nothing changes")
   func copyCutRefused() throws {
     var field = try makeField("hunter2")
     field.select(1..<4)
