@@ -177,13 +177,18 @@ struct PasswordFromTests {
     #expect(run.error.contains(message), "\(run.error)")
   }
 
-  @Test("standard output closed before the password is written: exit 1 and a message")
+  @Test("standard output closed before the password (or hash) is written: exit 1 and a message")
   func closedPipe() throws {
     let run = try runTool(
       ["prompt", "--password-from", "env:SF_PW"], environment: ["SF_PW": "pw"],
       closedOutput: true)
     #expect(run.status == 1, "not killed by SIGPIPE (141): \(run.status)")
     #expect(run.error.contains("standard output was closed"), "\(run.error)")
+    let hash = try runTool(
+      ["hash", "--password-from", "env:SF_PW"], environment: ["SF_PW": "pw"],
+      closedOutput: true)
+    #expect(hash.status == 1, "not killed by SIGPIPE (141): \(hash.status)")
+    #expect(hash.error.contains("standard output was closed"), "\(hash.error)")
   }
 
   @Test("hash and verify take the same sources; verify answers 0 or 4")
