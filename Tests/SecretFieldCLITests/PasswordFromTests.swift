@@ -144,6 +144,19 @@ struct PasswordFromTests {
     }
   }
 
+  @Test("--timeout bounds a line from standard input too: exit 124")
+  func standardInputTimeout() throws {
+    // A FIFO opened for reading and writing: standard input that never ends
+    // and never delivers.
+    let script = """
+      d=$(mktemp -d) && mkfifo "$d/in" && exec 3<>"$d/in" && rm -r "$d"
+      "$0" prompt --stdin --timeout 0.3 <&3; echo "status $?"
+      """
+    let run = try runTool(["-c", script, secretfield], executable: "/bin/sh")
+    #expect(run.output.hasSuffix("status 124\n"), "\(run.output) \(run.error)")
+    #expect(run.error.contains("timed out"), "\(run.error)")
+  }
+
   @Test("a file others can write is refused (exit 1); one others can read is taken with a warning")
   func fileModes() throws {
     let directory = try ShortTemporaryDirectory()
