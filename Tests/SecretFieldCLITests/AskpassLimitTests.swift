@@ -27,7 +27,8 @@ struct AskpassLimitTests {
   static func askpassUnder(
     _ name: String, environment: [String: String] = [:], waitsForPrompt: Bool = true
   ) throws -> (session: TerminalSession, link: String) {
-    let directory = "/tmp/sf-askpass-\(getpid())-\(name)"
+    // Its own directory: the cases run in parallel, and each removes its link.
+    let directory = "/tmp/sf-askpass-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     mkdir(directory, 0o700)
     let link = "\(directory)/\(name)"
     unlink(link)
@@ -94,9 +95,11 @@ struct AskpassLimitTests {
       #expect(try session.waitForExit() == .exited(0))
       #expect(try session.standardOutput() == passphrase + "\n")
     } else {
-      #expect(try session.waitForExit() == .exited(1))
+      let status = try session.waitForExit()
+      let error = try session.standardError()
+      #expect(status == .exited(1), "\(status): \(error)")
       #expect(try session.standardOutput() == "")
-      #expect(try session.standardError().contains("ssh keeps only the first 1023"))
+      #expect(error.contains("ssh keeps only the first 1023"), "\(error)")
     }
   }
 }
