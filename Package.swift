@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "SecureMemory", targets: ["SecureMemory"]),
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
+    .library(name: "PasswordAgent", targets: ["PasswordAgent"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
@@ -32,8 +33,10 @@ let package = Package(
     .target(
       name: "SecretFieldTerminal", dependencies: ["SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
+    .target(name: "PasswordAgent", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
-      name: "SecretFieldCLI", dependencies: ["SecretFieldTerminal", "SecretField", "SecureMemory"],
+      name: "SecretFieldCLI",
+      dependencies: ["SecretFieldTerminal", "SecretField", "SecureMemory", "PasswordAgent"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
@@ -87,6 +90,14 @@ let package = Package(
     .testTarget(
       name: "SecureMemoryTests",
       dependencies: ["SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "PasswordAgentTests",
+      dependencies: [
+        "PasswordAgent", "SecretFieldCLI", "SecureMemory", "TestSupport", "PTYSupport",
+        "secretfield",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

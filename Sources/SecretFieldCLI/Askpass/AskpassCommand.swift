@@ -168,6 +168,8 @@ public struct AskpassCommand: Command {
       return .cancelled
     case .confirmationFailed:
       return .cancelled
+    case .withdrawn:
+      return .cancelled
     }
   }
 

@@ -28,6 +28,8 @@ extension PromptOptions {
       return .secret(secret)
     case .cancelled:
       return .ended(.cancelled)
+    case .withdrawn:
+      return .ended(.cancelled)
     case .timedOut:
       context.printError("timed out waiting for the password", command: command)
       return .ended(.timedOut)
