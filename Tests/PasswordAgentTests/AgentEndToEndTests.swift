@@ -212,4 +212,65 @@ struct AgentEndToEndTests {
     #expect(try session.waitForExit() == .exited(0))
     #expect(asker.finish().output == Array("con\n".utf8))
   }
+
+  @Test("Echo=1 starts revealed (Tab masks it); Silent=1 shows nothing of the typing")
+  func echoAndSilent() throws {
+    let namespace = try AskPasswordNamespace()
+    let echoed = try namespace.ask("Shown:", options: ["--echo=yes"])
+    let session = try namespace.startAgent(["--query"])
+    try session.waitForText("Shown:")
+    try session.type(keys: ["v", "i", "s"])
+    try session.waitForText("Shown: vis")
+    try session.type(Key.tab)
+    try session.waitForMasks(3, after: "Shown:")
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(echoed.finish().output == Array("vis\n".utf8))
+
+    let socket = try DatagramSocket(path: namespace.outsideDirectory + "/sck.silent")
+    try namespace.writeRequest(
+      "ask.silent",
+      "[Ask]\nPID=\(getpid())\nSocket=\(namespace.directory)/sck.silent\nSilent=1\nMessage=Hidden:\n")
+    let silent = try namespace.startAgent(["--query"])
+    try silent.waitForText("typing is not shown")
+    try silent.type(keys: ["h", "i", "d"])
+    try silent.type(Key.enter)
+    #expect(socket.receive() == Array("+hid".utf8))
+    #expect(try silent.waitForExit() == .exited(0))
+    #expect(!(try silent.screen().lines.contains { $0.hasPrefix("Hidden:") && $0.contains("•") }))
+  }
+
+  @Test("a request that vanishes while another is asked is not asked")
+  func vanishedWhileWaiting() throws {
+    let namespace = try AskPasswordNamespace()
+    let first = try namespace.ask("Asked:")
+    let second = try namespace.ask("Vanishes:")
+    let session = try namespace.startAgent(["--query"])
+    try session.waitForText("Asked:")
+    // The asker dies without removing its file; the test removes it, as
+    // systemd would clean up after a unit that was stopped.
+    let vanishing = newestRequest(in: namespace)
+    kill(second.processID, SIGKILL)
+    _ = second.finish()
+    unlink(namespace.outsideDirectory + "/" + vanishing)
+    try session.type(keys: ["1", Key.enter])
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(first.finish().output == Array("1\n".utf8))
+    #expect(!(try session.screen().shows("Vanishes:")))
+  }
+}
+
+/// The request file written last.
+func newestRequest(in namespace: AskPasswordNamespace) -> String {
+  namespace.requestFiles().max { left, right in
+    modified(namespace.outsideDirectory + "/" + left)
+      < modified(namespace.outsideDirectory + "/" + right)
+  } ?? ""
+}
+
+/// A file's modification time in nanoseconds.
+func modified(_ path: String) -> Int {
+  var status = stat()
+  guard stat(path, &status) == 0 else { return 0 }
+  return status.st_mtim.tv_sec * 1_000_000_000 + status.st_mtim.tv_nsec
 }
