@@ -39,7 +39,8 @@ struct TerminalAgent: CustomTestStringConvertible, Sendable {
       && access(AskPasswordNamespace.ttyAgentPath, X_OK) == 0,
     "needs root, unshare, nsenter and systemd's tools"))
 struct AgentComparisonTests {
-  @Test("arrow keys: ours moves the caret, systemd's agent puts their bytes in the password",
+  @Test(
+    "arrow keys: ours moves the caret, systemd's agent puts their bytes in the password",
     arguments: TerminalAgent.both)
   func arrowKeys(_ agent: TerminalAgent) throws {
     let namespace = try AskPasswordNamespace()
@@ -82,7 +83,8 @@ struct AgentComparisonTests {
     withExtendedLifetime(asker) {}
   }
 
-  @Test("a message with an escape sequence: ours shows it escaped, systemd's agent sends it",
+  @Test(
+    "a message with an escape sequence: ours shows it escaped, systemd's agent sends it",
     arguments: TerminalAgent.both)
   func messageEscapes(_ agent: TerminalAgent) throws {
     let namespace = try AskPasswordNamespace()

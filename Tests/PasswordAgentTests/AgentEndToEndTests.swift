@@ -9,7 +9,8 @@ import Testing
 /// into on a real pty.
 @Suite(
   "secretfield agent with systemd-ask-password",
-  .enabled(if: AskPasswordNamespace.isAvailable, "needs root, unshare, nsenter and systemd-ask-password"))
+  .enabled(
+    if: AskPasswordNamespace.isAvailable, "needs root, unshare, nsenter and systemd-ask-password"))
 struct AgentEndToEndTests {
   @Test("a passphrase typed with edits and a reveal toggle reaches systemd-ask-password exactly")
   func editsAndReveal() throws {
@@ -18,7 +19,9 @@ struct AgentEndToEndTests {
     let session = try namespace.startAgent(["--query"])
     let screen = try session.waitForText("Disk passphrase:")
     #expect(screen.shows("Password request · PID \(asker.processID) · cryptsetup:test"))
-    try session.type(keys: ["p", "a", "s", "x", Key.backspace, "s", Key.home, "X", Key.right, Key.left, Key.backspace])
+    try session.type(keys: [
+      "p", "a", "s", "x", Key.backspace, "s", Key.home, "X", Key.right, Key.left, Key.backspace,
+    ])
     try session.type(keys: [Key.end, "w", "ö", "r", "d"])
     try session.waitForMasks(8, after: "Disk passphrase:")
     try session.type(Key.tab)
@@ -103,7 +106,8 @@ struct AgentEndToEndTests {
     try session.waitForText("Going:")
     unlink(namespace.outsideDirectory + "/ask.removed")
     #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardError().contains("'Going:' was withdrawn: its request file was removed"))
+    #expect(
+      try session.standardError().contains("'Going:' was withdrawn: its request file was removed"))
     #expect(try session.attributes() == session.initialAttributes)
     try PasswordReply.cancel(to: socket.path)
     #expect(socket.receive() == [UInt8(ascii: "-")])
@@ -230,7 +234,8 @@ struct AgentEndToEndTests {
     let socket = try DatagramSocket(path: namespace.outsideDirectory + "/sck.silent")
     try namespace.writeRequest(
       "ask.silent",
-      "[Ask]\nPID=\(getpid())\nSocket=\(namespace.directory)/sck.silent\nSilent=1\nMessage=Hidden:\n")
+      "[Ask]\nPID=\(getpid())\nSocket=\(namespace.directory)/sck.silent\nSilent=1\nMessage=Hidden:\n"
+    )
     let silent = try namespace.startAgent(["--query"])
     try silent.waitForText("typing is not shown")
     try silent.type(keys: ["h", "i", "d"])

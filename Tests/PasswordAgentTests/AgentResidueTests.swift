@@ -10,7 +10,8 @@ import Testing
 /// processes needs root with `CAP_SYS_PTRACE`.
 @Suite(
   "Residue: the agent's memory around the reply",
-  .enabled(if: AskPasswordNamespace.isAvailable, "needs root, unshare, nsenter and systemd-ask-password"),
+  .enabled(
+    if: AskPasswordNamespace.isAvailable, "needs root, unshare, nsenter and systemd-ask-password"),
   .enabled(if: canReadHardenedProcesses, "needs root with CAP_SYS_PTRACE"))
 struct AgentResidueTests {
   @Test("at most 1 copy while asking, 0 after the reply; systemd-ask-password holds its own")
@@ -51,6 +52,8 @@ struct AgentResidueTests {
         marker.isEqual(to: UnsafeRawBufferPointer(rebasing: $0[0..<marker.count]))
       }
     #expect(answered, "the asker printed the typed passphrase")
-    print("agent-residue: asking \(asking.copies), after reply \(replied.copies), systemd-ask-password \(peer.copies)")
+    print(
+      "agent-residue: asking \(asking.copies), after reply \(replied.copies), systemd-ask-password \(peer.copies)"
+    )
   }
 }

@@ -72,7 +72,9 @@ struct PasswordRequestTests {
       ),
       RequestCase(
         name: "CRLF, blanks and comments",
-        text: "# made by hand\r\n[Ask]\r\n  PID = 42 \r\n; note\r\nSocket=/run/s\r\nMessage= Hi\r\nEcho=TRUE\r\n"),
+        text:
+          "# made by hand\r\n[Ask]\r\n  PID = 42 \r\n; note\r\nSocket=/run/s\r\nMessage= Hi\r\nEcho=TRUE\r\n"
+      ),
       RequestCase(
         name: "a later key replaces an earlier",
         text: "[Ask]\nPID=1\nPID=42\nSocket=/x\nSocket=/run/s\nMessage=Hi\nEcho=on\n"),
@@ -98,13 +100,15 @@ struct PasswordRequestTests {
       MalformedCase("an unclosed section", "[Ask\nSocket=/run/s\n", .malformedLine, line: 1),
       MalformedCase("PID not a number", "[Ask]\nSocket=/run/s\nPID=-5\n", .invalidValue, line: 3),
       MalformedCase("PID too large", "[Ask]\nSocket=/run/s\nPID=99999999999\n", .invalidValue),
-      MalformedCase("NotAfter not a number", "[Ask]\nSocket=/run/s\nNotAfter=soon\n", .invalidValue),
+      MalformedCase(
+        "NotAfter not a number", "[Ask]\nSocket=/run/s\nNotAfter=soon\n", .invalidValue),
       MalformedCase(
         "NotAfter overflows", "[Ask]\nSocket=/run/s\nNotAfter=99999999999999999999999\n",
         .invalidValue),
       MalformedCase("Echo not a boolean", "[Ask]\nSocket=/run/s\nEcho=maybe\n", .invalidValue),
       MalformedCase("a NUL byte", bytes: Array("[Ask]\nSocket=/run/s\0x\n".utf8), .containsNul),
-      MalformedCase("not UTF-8", bytes: Array("[Ask]\nSocket=/run/s\nMessage=".utf8) + [0xFF, 0xFE], .notUTF8),
+      MalformedCase(
+        "not UTF-8", bytes: Array("[Ask]\nSocket=/run/s\nMessage=".utf8) + [0xFF, 0xFE], .notUTF8),
       MalformedCase(
         "larger than 32 KiB",
         bytes: Array("[Ask]\nSocket=/run/s\n".utf8) + [UInt8](repeating: 0x23, count: 40_000),

@@ -78,7 +78,8 @@ enum AgentSystem {
   /// link and never blocking on a FIFO (`openat` with `O_NOFOLLOW |
   /// O_NONBLOCK | O_NOCTTY | O_CLOEXEC`).
   static func openFile(_ name: String, inDirectory directory: Int32) -> Result<Int32, Errno> {
-    let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    let descriptor = openat(
+      directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
     guard descriptor >= 0 else { return .failure(Errno(errno)) }
     return .success(descriptor)
   }
@@ -96,7 +97,9 @@ enum AgentSystem {
     FileStatus, Errno
   > {
     var raw = stat()
-    guard fstatat(directory, path, &raw, AT_SYMLINK_NOFOLLOW) == 0 else { return .failure(Errno(errno)) }
+    guard fstatat(directory, path, &raw, AT_SYMLINK_NOFOLLOW) == 0 else {
+      return .failure(Errno(errno))
+    }
     return .success(FileStatus(raw))
   }
 
@@ -164,7 +167,8 @@ enum AgentSystem {
     withUnsafeMutableBytes(of: &address.sun_path) { destination in
       for (index, byte) in pathBytes.enumerated() { destination[index] = byte }
     }
-    let socketDescriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    let socketDescriptor = socket(
+      AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socketDescriptor >= 0 else { return .failure(AgentError(.replyFailed, errno: errno)) }
     defer { Glibc.close(socketDescriptor) }
     var prefixByte = prefix

@@ -21,7 +21,9 @@ enum Key {
 let canReadHardenedProcesses: Bool = {
   guard getuid() == 0, let status = try? readText("/proc/self/status") else { return false }
   let line = status.split(separator: "\n").first { $0.hasPrefix("CapEff:") }
-  let mask = line.flatMap { UInt64($0.dropFirst("CapEff:".count).drop { $0 == "\t" || $0 == " " }, radix: 16) }
+  let mask = line.flatMap {
+    UInt64($0.dropFirst("CapEff:".count).drop { $0 == "\t" || $0 == " " }, radix: 16)
+  }
   return (mask ?? 0) & (1 << 19) != 0
 }()
 
