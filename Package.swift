@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "SecureMemory", targets: ["SecureMemory"]),
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
+    .library(name: "Pinentry", targets: ["Pinentry"]),
     .library(name: "PasswordAgent", targets: ["PasswordAgent"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
@@ -33,10 +34,13 @@ let package = Package(
     .target(
       name: "SecretFieldTerminal", dependencies: ["SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
+    .target(name: "Pinentry", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(name: "PasswordAgent", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
       name: "SecretFieldCLI",
-      dependencies: ["SecretFieldTerminal", "SecretField", "SecureMemory", "PasswordAgent"],
+      dependencies: [
+        "SecretFieldTerminal", "Pinentry", "PasswordAgent", "SecretField", "SecureMemory",
+      ],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
@@ -63,6 +67,13 @@ let package = Package(
         "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "LibraryExamples",
+      // The README's Swift snippets, compiled; ReadmeSnippetTests checks they match.
+      dependencies: ["SecureMemory", "SecretField", "SecretFieldTerminal"],
+      path: "Examples/LibraryExamples",
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -107,14 +118,21 @@ let package = Package(
     ),
     .executableTarget(
       name: "PinentryScripted",
-      dependencies: ["SecretFieldCLI", "SecureMemory"],
+      dependencies: ["Pinentry", "SecureMemory"],
       path: "Tests/PinentryScripted",
+      swiftSettings: swiftSettings
+    ),
+    // The Assuan side alone, driven by a scripted front end: no terminal code linked.
+    .testTarget(
+      name: "PinentryProtocolTests",
+      dependencies: ["Pinentry", "SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "PinentryTests",
       dependencies: [
-        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "TestSupport", "PTYSupport",
+        "SecretFieldCLI", "Pinentry", "SecretFieldTerminal", "SecureMemory", "TestSupport",
+        "PTYSupport",
         "PinentryScripted", "pinentry-secretfield",
       ],
       swiftSettings: swiftSettings

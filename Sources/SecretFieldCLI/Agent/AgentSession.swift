@@ -123,7 +123,7 @@ struct AgentSession {
       result = try PasswordPrompt(configuration).run(withdrawal: withdrawal)
     } catch {
       context.printError(error.description, command: AgentCommand.name)
-      return .stop(PromptOptions.status(for: error, readingStandardInput: false))
+      return .stop(PromptOptions.status(forPromptError: error))
     }
     let quoted = "'\(request.displayMessage)'"
     switch consume result {
