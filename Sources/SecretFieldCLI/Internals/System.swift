@@ -7,9 +7,27 @@ enum System {
   static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
   /// Writes all of `text` to `descriptor`, retrying short writes and `EINTR`.
-  /// Returns the errno on failure. Only for what is not secret.
+  /// Returns the errno on failure (`EPIPE` for a closed pipe: `SIGPIPE` is
+  /// blocked around the write and one it caused is taken back, as
+  /// `SecureBuffer.write(to:)` does). Only for what is not secret.
   @discardableResult
   static func write(_ text: String, to descriptor: Int32) -> Int32? {
+    var pipeOnly = sigset_t()
+    sigemptyset(&pipeOnly)
+    sigaddset(&pipeOnly, SIGPIPE)
+    var pending = sigset_t()
+    sigpending(&pending)
+    let wasPending = sigismember(&pending, SIGPIPE) == 1
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+    defer {
+      sigpending(&pending)
+      if !wasPending && sigismember(&pending, SIGPIPE) == 1 {
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        while sigtimedwait(&pipeOnly, nil, &now) < 0 && errno == EINTR {}
+      }
+      pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
     var text = text
     return text.withUTF8 { bytes -> Int32? in
       guard var next = bytes.baseAddress else { return nil }

@@ -26,7 +26,11 @@ public struct CommandContext: Sendable {
   }
 
   /// Writes `text` to standard output. Never a secret.
-  public func printOutput(_ text: String) {
+  ///
+  /// - Returns: the errno when it could not be written (`EPIPE`: the reader
+  ///   is gone), nil when it was.
+  @discardableResult
+  public func printOutput(_ text: String) -> Int32? {
     System.write(text, to: standardOutput)
   }
 

@@ -67,7 +67,8 @@ public struct PasswordPrompt: Sendable {
   ///   prompt then ends with ``PromptResult/withdrawn``. Nil for none.
   /// - Returns: the password in secure memory, or why there is none.
   /// - Throws: ``PromptError``: `noTerminal` or `notATerminal` when there is
-  ///   no terminal to prompt on (the message suggests `--stdin`), others when
+  ///   no terminal to prompt on (the message says to run from a terminal or give
+  ///   the secret another way, such as a ``SecretSource``), others when
   ///   the terminal fails meanwhile. The terminal is restored before it throws.
   ///   A fatal signal does not return: the process dies by it.
   public func run(
