@@ -43,13 +43,13 @@ let package = Package(
       ],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
