@@ -187,9 +187,18 @@ struct SecureArenaTests {
     let data = try #require(map.mapping(containing: start))
     #expect(data.flags.isSuperset(of: ["lo", "dd", "wf"]), "\(data)")
     #expect(data.isNoAccess, "\(data)")
-    #expect(data.range.count == SecureArena.slabSize, "one mapping for the whole slab: \(data)")
-    let before = try #require(map.mapping(containing: data.range.lowerBound - 1))
-    let after = try #require(map.mapping(containing: data.range.upperBound))
+    // Each page is a mapping of its own, so a window changes one whole mapping.
+    #expect(data.range.count == pageSize, "\(data)")
+    let slabStart = data.range.lowerBound
+    let slabEnd = slabStart + UInt(SecureArena.slabSize)
+    var pages: [Mapping] = []
+    for page in stride(from: slabStart, to: slabEnd, by: pageSize) {
+      pages.append(try #require(map.mapping(containing: page)))
+    }
+    #expect(pages.allSatisfy { $0.range.count == pageSize && $0.isNoAccess }, "\(pages)")
+    #expect(pages.allSatisfy { $0.flags.isSuperset(of: ["lo", "dd", "wf"]) }, "\(pages)")
+    let before = try #require(map.mapping(containing: slabStart - 1))
+    let after = try #require(map.mapping(containing: slabEnd))
     #expect(before.isNoAccess && after.isNoAccess, "\(before) \(after)")
     #expect(before.flags.isDisjoint(with: ["lo"]), "guard pages are not the slab's data")
   }

@@ -55,6 +55,14 @@ enum Kernel {
     mprotect(start, count, access.flags) == 0 ? nil : errno
   }
 
+  /// `madvise(MADV_NOHUGEPAGE)`: marks the range so that it never merges with a
+  /// neighbouring range that lacks the mark. The mark itself changes nothing for
+  /// ranges far smaller than a huge page (2 MiB); EINVAL on kernels built
+  /// without transparent huge pages.
+  static func keepFromMerging(_ start: UnsafeMutableRawPointer, _ count: Int) -> Int32? {
+    madvise(start, count, MADV_NOHUGEPAGE) == 0 ? nil : errno
+  }
+
   /// This process's ID. glibc's `getpid()` is a system call, and every buffer
   /// asks twice (owner at `init`, check at `deinit`), so the ID is cached and a
   /// `pthread_atfork` child handler refreshes it in a forked child. Children of
