@@ -35,6 +35,8 @@ final class ArenaSlab: @unchecked Sendable {
   /// zeros (`MADV_WIPEONFORK`), canaries included, so neither the canaries are
   /// checked nor the region freed there.
   let ownerProcess: Int32
+  /// log2 of the page size: a slot's pages by shifting, not dividing.
+  private let pageShift = Kernel.pageSize.trailingZeroBitCount
   private let state: Mutex<State>
 
   private struct State {
@@ -149,35 +151,28 @@ final class ArenaSlab: @unchecked Sendable {
     }
   }
 
-  private func pages(of slot: Int) -> ClosedRange<Int> {
-    let offset = layout.windowOffset(of: slot)
-    return offset / Kernel.pageSize...(offset + layout.windowCount - 1) / Kernel.pageSize
-  }
-
   private func open(_ slot: Int, writable: Bool, _ state: inout State) {
-    change(pages(of: slot), &state) { state, page in
-      if writable { state.writers[page] += 1 } else { state.readers[page] += 1 }
-    }
+    count(slot, writable: writable, by: 1, &state)
   }
 
   private func close(_ slot: Int, writable: Bool, _ state: inout State) {
-    change(pages(of: slot), &state) { state, page in
-      if writable { state.writers[page] -= 1 } else { state.readers[page] -= 1 }
-    }
+    count(slot, writable: writable, by: -1, &state)
   }
 
-  /// Applies `count` to each page and changes the protection of those whose
-  /// access changed, in one `mprotect` where they are adjacent and agree.
-  private func change(
-    _ pages: ClosedRange<Int>, _ state: inout State, _ count: (inout State, Int) -> Void
-  ) {
+  /// Adds `delta` to the window count of each page `slot`'s window covers (one
+  /// or two) and changes the protection of those whose access changed, in one
+  /// `mprotect` where both did and agree.
+  private func count(_ slot: Int, writable: Bool, by delta: Int32, _ state: inout State) {
+    let offset = layout.windowOffset(of: slot)
+    let first = offset >> pageShift
+    let last = (offset + layout.windowCount - 1) >> pageShift
     var pending: (first: Int, last: Int, access: Kernel.PageAccess)?
-    for page in pages {
+    for page in first...last {
       let before = Self.access(of: page, in: state)
-      count(&state, page)
+      if writable { state.writers[page] += delta } else { state.readers[page] += delta }
       let after = Self.access(of: page, in: state)
       guard before != after else { continue }
-      if let run = pending, run.access == after, run.last == page - 1 {
+      if let run = pending, run.access == after {
         pending?.last = page
       } else {
         if let run = pending { protect(run) }
@@ -192,9 +187,9 @@ final class ArenaSlab: @unchecked Sendable {
   }
 
   private func protect(_ run: (first: Int, last: Int, access: Kernel.PageAccess)) {
-    let pageSize = Kernel.pageSize
     let failure = Kernel.protect(
-      region.dataPages + run.first * pageSize, (run.last - run.first + 1) * pageSize, run.access)
+      region.dataPages + (run.first << pageShift), (run.last - run.first + 1) << pageShift,
+      run.access)
     // Only where the pages could not be kept apart does a page's protection
     // change split a mapping, which needs a free entry in the process's table
     // of mappings. Going on with the wrong protection would either fault the
