@@ -46,10 +46,12 @@ let package = Package(
       name: "secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
+      name: "secretfield-askpass",
+      dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
+      name: "pinentry-secretfield",
+      dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
