@@ -44,6 +44,14 @@ let package = Package(
     .executableTarget(
       name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
       swiftSettings: swiftSettings),
+    // An example client: encrypts and decrypts a file under a passphrase with
+    // KeyDerivation, SecretStream and the prompt. Built and run by ExampleTests.
+    .executableTarget(
+      name: "file-vault",
+      dependencies: ["SecretFieldTerminal", "SecureMemory"],
+      path: "Examples/FileVault",
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "TestSupport",
       dependencies: ["SecureMemory"],
@@ -92,6 +100,11 @@ let package = Package(
     .testTarget(
       name: "SecretFieldTests",
       dependencies: ["SecretField", "SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ExampleTests",
+      dependencies: ["SecureMemory", "TestSupport", "PTYSupport", "file-vault"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(
