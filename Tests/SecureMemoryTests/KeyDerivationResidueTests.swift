@@ -49,4 +49,36 @@ struct KeyDerivationResidueTests {
       #expect(passwordControl.copies >= 1, "\(passwordControl)")
     }
   }
+
+  /// Right after Argon2id returns, its last registers can still hold the key.
+  /// The calls here are the first of their libsodium functions in this child
+  /// (a compare, a rehash check, the strength getters) and wipe no stack after
+  /// them: were they bound lazily, glibc's resolver would save those registers
+  /// on the stack now. `Sodium.ensureInitialized` binds them all beforehand.
+  @Test("the first calls of other libsodium functions right after deriving leave no copy of the key")
+  func firstCallsAfterDerivation() async {
+    await #expect(processExitsWith: .success) {
+      let password = markedSecret(Marker(count: 32))
+      let derivation = try! KeyDerivation(salt: Array(0..<16), operationsLimit: 1, memoryLimit: 8192)
+      let key = try! derivation.deriveKey(from: password)
+      let same = key.constantTimeEquals(key)
+      let hash = try! PasswordHash(
+        "$argon2id$v=19$m=8,t=1,p=1$MIoWXk0OLhRkluH+dt+GCg$CuV5QQTvDNK6wEyWd+4hHJe7l82t6/N/WsQHtsnF4wg"
+      )
+      let stale = PasswordHash.needsRehash(hash, strength: .moderate)
+      let limits = PasswordHash.Strength.sensitive.memoryLimit
+      let keyMarker = key.withUnsafeBytes { Marker(maskingBytesIn: $0) }
+      let whileHeld = try! ResidueScanner().scan(for: keyMarker)
+      _ = consume key
+      let afterRelease = try! ResidueScanner().scan(for: keyMarker)
+      let planted = keyMarker.plainBytesForControl()
+      let control = try! ResidueScanner().scan(for: keyMarker)
+      withExtendedLifetime(planted) {}
+
+      #expect(same && stale && limits == 1 << 30)
+      #expect(whileHeld.copies == 1, "\(whileHeld)")
+      #expect(afterRelease.copies == 0, "\(afterRelease)")
+      #expect(control.copies >= 1, "\(control)")
+    }
+  }
 }
