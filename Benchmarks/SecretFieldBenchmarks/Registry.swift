@@ -13,6 +13,8 @@ enum Registry {
     RenderBenchmarks(),
     LockedMemoryBenchmarks(),
     PasswordHashBenchmarks(),
+    KeyDerivationBenchmarks(),
+    SecretStreamBenchmarks(),
     TerminalStartupBenchmarks(),
     KeystrokeEchoBenchmarks(),
   ]

@@ -12,14 +12,17 @@ let sealedChunkSize = 65536 + SecretStream.chunkOverhead
 /// A scratch directory for one test, removed after.
 final class ScratchDirectory {
   let path = NSTemporaryDirectory() + "file-vault-\(UUID().uuidString)"
-  init() { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+  init() {
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
   deinit { try? FileManager.default.removeItem(atPath: path) }
   func file(_ name: String) -> String { path + "/" + name }
 }
 
 /// Runs `file-vault MODE INPUT OUTPUT --stdin` with `passphrase` as its line of
 /// standard input.
-func fileVault(_ mode: String, _ input: String, _ output: String, passphrase: String) -> ProgramRun {
+func fileVault(_ mode: String, _ input: String, _ output: String, passphrase: String) -> ProgramRun
+{
   run(
     builtExecutable("file-vault"), [mode, input, output, "--stdin"],
     input: Data((passphrase + "\n").utf8))
@@ -38,7 +41,8 @@ struct FileVaultTests {
     let encrypted = fileVault("encrypt", plain, vault, passphrase: "a passphrase, typed")
     #expect(encrypted.status == 0, "\(encrypted.error)")
     let sealed = try #require(FileManager.default.contents(atPath: vault))
-    #expect(sealed.count == vaultHeaderSize + samplePlaintext.count + 17 * SecretStream.chunkOverhead)
+    #expect(
+      sealed.count == vaultHeaderSize + samplePlaintext.count + 17 * SecretStream.chunkOverhead)
     #expect(sealed.prefix(8) == Data("SFVAULT1".utf8))
     #expect(sealed.range(of: samplePlaintext.prefix(64)) == nil)
 
@@ -53,8 +57,11 @@ struct FileVaultTests {
       let scratch = ScratchDirectory()
       let content = Data(repeating: 0x5A, count: size)
       _ = FileManager.default.createFile(atPath: scratch.file("plain"), contents: content)
-      #expect(fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "pw").status == 0)
-      let decrypted = fileVault("decrypt", scratch.file("vault"), scratch.file("back"), passphrase: "pw")
+      #expect(
+        fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "pw").status
+          == 0)
+      let decrypted = fileVault(
+        "decrypt", scratch.file("vault"), scratch.file("back"), passphrase: "pw")
       #expect(decrypted.status == 0, "\(decrypted.error)")
       #expect(FileManager.default.contents(atPath: scratch.file("back")) == content)
     }
@@ -82,7 +89,8 @@ struct FileVaultTests {
       message: "the key (the passphrase) is wrong"
     ) { _ in },
     Damage(
-      testDescription: "the final chunk cut off (truncated at a chunk boundary)", passphrase: "right",
+      testDescription: "the final chunk cut off (truncated at a chunk boundary)",
+      passphrase: "right",
       message: "ends before its final chunk"
     ) { $0 = $0.prefix(vaultHeaderSize + 16 * sealedChunkSize) },
     Damage(
@@ -101,16 +109,21 @@ struct FileVaultTests {
     ) { $0.replaceSubrange(16..<24, with: [0, 4, 0, 0, 0, 0, 0, 0]) },
   ]
 
-  @Test("a damaged file fails with the message that says why, and no plaintext is written", arguments: damages)
+  @Test(
+    "a damaged file fails with the message that says why, and no plaintext is written",
+    arguments: damages)
   func damaged(_ damage: Damage) throws {
     let scratch = ScratchDirectory()
     _ = FileManager.default.createFile(atPath: scratch.file("plain"), contents: samplePlaintext)
-    #expect(fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "right").status == 0)
+    #expect(
+      fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "right").status
+        == 0)
     var sealed = try #require(FileManager.default.contents(atPath: scratch.file("vault")))
     damage.apply(&sealed)
     _ = FileManager.default.createFile(atPath: scratch.file("damaged"), contents: sealed)
 
-    let result = fileVault("decrypt", scratch.file("damaged"), scratch.file("back"), passphrase: damage.passphrase)
+    let result = fileVault(
+      "decrypt", scratch.file("damaged"), scratch.file("back"), passphrase: damage.passphrase)
     #expect(result.status == 1)
     #expect(result.error.contains(damage.message), "\(result.error)")
     #expect(result.error.contains("nothing was written to"), "\(result.error)")
@@ -126,13 +139,16 @@ struct FileVaultTests {
 
   @Test("the README's snippet is the example's code, line for line")
   func readmeMatchesExample() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
       .deletingLastPathComponent()
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     let example = try String(
       contentsOf: root.appendingPathComponent("Examples/FileVault/main.swift"), encoding: .utf8)
-    let section = try #require(readme.components(separatedBy: "## Keys from passwords").dropFirst().first)
-      .components(separatedBy: "\n## ").first!
+    let section = try #require(
+      readme.components(separatedBy: "## Keys from passwords").dropFirst().first
+    )
+    .components(separatedBy: "\n## ").first!
     let blocks = section.components(separatedBy: "```swift\n").dropFirst().map {
       $0.components(separatedBy: "\n```").first!
     }
@@ -160,10 +176,12 @@ struct SodiumOracleTests {
 
   static let answers = [
     KnownAnswer(
-      testDescription: "ASCII at interactive limits", password: Array("correct horse battery staple".utf8),
+      testDescription: "ASCII at interactive limits",
+      password: Array("correct horse battery staple".utf8),
       operations: 2, memory: 64 << 20, byteCount: 32),
     KnownAnswer(
-      testDescription: "UTF-8 and a NUL at minimum limits, 64 bytes", password: Array("pässwörd\0🔑".utf8),
+      testDescription: "UTF-8 and a NUL at minimum limits, 64 bytes",
+      password: Array("pässwörd\0🔑".utf8),
       operations: 1, memory: 8192, byteCount: 64),
     KnownAnswer(
       testDescription: "empty at 3 passes over 1 MiB, 16 bytes", password: [], operations: 3,
@@ -177,7 +195,8 @@ struct SodiumOracleTests {
     let salt: [UInt8] = (0..<16).map { UInt8(truncatingIfNeeded: $0 * 17 + 3) }
     var password = try SecureBuffer(capacity: answer.password.count)
     try answer.password.withUnsafeBytes { try password.append($0) }
-    let derivation = try KeyDerivation(salt: salt, operationsLimit: answer.operations, memoryLimit: answer.memory)
+    let derivation = try KeyDerivation(
+      salt: salt, operationsLimit: answer.operations, memoryLimit: answer.memory)
     let key = try derivation.deriveKey(from: password, byteCount: answer.byteCount)
     let ours = key.withUnsafeBytes { hex($0) }
 
@@ -186,7 +205,8 @@ struct SodiumOracleTests {
       "\(answer.byteCount)",
     ])
     #expect(oracle.status == 0, "\(oracle.error)")
-    let theirs = String(decoding: oracle.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let theirs = String(decoding: oracle.output, as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines)
     #expect(theirs.count == 2 * answer.byteCount)
     #expect(ours == theirs)
   }
@@ -197,7 +217,10 @@ struct SodiumOracleTests {
   func cDecryptsTheExample() throws {
     let scratch = ScratchDirectory()
     _ = FileManager.default.createFile(atPath: scratch.file("plain"), contents: samplePlaintext)
-    #expect(fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "shared secret").status == 0)
+    #expect(
+      fileVault(
+        "encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "shared secret"
+      ).status == 0)
     let decrypted = try SodiumOracle.call(["decrypt", scratch.file("vault"), "shared secret"])
     #expect(decrypted.status == 0, "\(decrypted.error)")
     #expect(decrypted.output == samplePlaintext)

@@ -82,7 +82,10 @@ enum SodiumOracle {
     }
     let build = run(
       "/bin/sh",
-      ["-c", "cc -O1 -o \"$1\" \"$2\" $(pkg-config --cflags --libs libsodium)", "sh", binaryPath, sourcePath])
+      [
+        "-c", "cc -O1 -o \"$1\" \"$2\" $(pkg-config --cflags --libs libsodium)", "sh", binaryPath,
+        sourcePath,
+      ])
     guard build.status == 0 else {
       return .failure(OracleError("cc failed (\(build.status)): \(build.error)"))
     }
@@ -136,7 +139,8 @@ func run(_ executable: String, _ arguments: [String], input: Data = Data()) -> P
   return ProgramRun(
     status: process.terminationStatus,
     output: FileManager.default.contents(atPath: paths.output) ?? Data(),
-    error: String(decoding: FileManager.default.contents(atPath: paths.error) ?? Data(), as: UTF8.self))
+    error: String(
+      decoding: FileManager.default.contents(atPath: paths.error) ?? Data(), as: UTF8.self))
 }
 
 func hex(_ bytes: some Sequence<UInt8>) -> String {

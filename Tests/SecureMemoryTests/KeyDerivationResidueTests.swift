@@ -55,11 +55,13 @@ struct KeyDerivationResidueTests {
   /// (a compare, a rehash check, the strength getters) and wipe no stack after
   /// them: were they bound lazily, glibc's resolver would save those registers
   /// on the stack now. `Sodium.ensureInitialized` binds them all beforehand.
-  @Test("the first calls of other libsodium functions right after deriving leave no copy of the key")
+  @Test(
+    "the first calls of other libsodium functions right after deriving leave no copy of the key")
   func firstCallsAfterDerivation() async {
     await #expect(processExitsWith: .success) {
       let password = markedSecret(Marker(count: 32))
-      let derivation = try! KeyDerivation(salt: Array(0..<16), operationsLimit: 1, memoryLimit: 8192)
+      let derivation = try! KeyDerivation(
+        salt: Array(0..<16), operationsLimit: 1, memoryLimit: 8192)
       let key = try! derivation.deriveKey(from: password)
       let same = key.constantTimeEquals(key)
       let hash = try! PasswordHash(

@@ -65,7 +65,9 @@ struct KeyDerivationTests {
     #expect(first.salt != second.salt)
     #expect(first.operationsLimit == 2 && first.memoryLimit == 64 << 20)
     let password = try securePassword("same password")
-    #expect(bytes(of: try first.deriveKey(from: password)) != bytes(of: try second.deriveKey(from: password)))
+    #expect(
+      bytes(of: try first.deriveKey(from: password))
+        != bytes(of: try second.deriveKey(from: password)))
   }
 
   /// One wrong parameter and what the error must name.
@@ -96,10 +98,13 @@ struct KeyDerivationTests {
       code: .limitOutOfRange, named: ["memory limit of 4 KiB", "below", "8 KiB to"]),
   ]
 
-  @Test("a wrong salt or limit is an error that names it and libsodium's bounds", arguments: wrongParameters)
+  @Test(
+    "a wrong salt or limit is an error that names it and libsodium's bounds",
+    arguments: wrongParameters)
   func wrongParameter(_ wrong: WrongParameter) {
     let error = #expect(throws: SecureMemoryError.self) {
-      try KeyDerivation(salt: wrong.salt, operationsLimit: wrong.operations, memoryLimit: wrong.memory)
+      try KeyDerivation(
+        salt: wrong.salt, operationsLimit: wrong.operations, memoryLimit: wrong.memory)
     }
     #expect(error?.code == wrong.code)
     for words in wrong.named {
@@ -114,7 +119,8 @@ struct KeyDerivationTests {
       _ = try cheapDerivation().deriveKey(from: password, byteCount: 8)
     }
     #expect(error?.code == .limitOutOfRange)
-    #expect(error?.description.contains("key length of 8 bytes") == true, "\(String(describing: error))")
+    #expect(
+      error?.description.contains("key length of 8 bytes") == true, "\(String(describing: error))")
     #expect(error?.description.contains("16 bytes to") == true, "\(String(describing: error))")
   }
 

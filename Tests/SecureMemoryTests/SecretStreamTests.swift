@@ -95,7 +95,10 @@ struct SecretStreamTests {
     Damage("the authenticator's last byte flipped", failingChunk: 0, code: .chunkNotAuthenticated) {
       $0[0][$0[0].count - 1] ^= 0x80
     },
-    Damage("the tag byte flipped (a final marked as a message)", failingChunk: 3, code: .chunkNotAuthenticated) {
+    Damage(
+      "the tag byte flipped (a final marked as a message)", failingChunk: 3,
+      code: .chunkNotAuthenticated
+    ) {
       $0[3][0] ^= 0x03
     },
     Damage("two chunks swapped", failingChunk: 1, code: .chunkNotAuthenticated) {
@@ -186,7 +189,9 @@ struct SecretStreamTests {
     let capacity = plaintext.capacity
     var tampered = chunks[0]
     tampered[100] ^= 1
-    let error = #expect(throws: SecretStreamError.self) { try opener.open(tampered, into: &plaintext) }
+    let error = #expect(throws: SecretStreamError.self) {
+      try opener.open(tampered, into: &plaintext)
+    }
     #expect(error?.code == .chunkNotAuthenticated)
     #expect(plaintext.capacity > capacity)
     #expect(bytes(of: plaintext) == Array("x".utf8))
@@ -198,7 +203,9 @@ struct SecretStreamTests {
   func wrongSizes() throws {
     for count in [0, 16, 31, 33, 64] {
       let key = try makeBuffer(Array(repeating: 1, count: count))
-      let sealing = #expect(throws: SecretStreamError.self) { _ = try SecretStream.Sealer(key: key) }
+      let sealing = #expect(throws: SecretStreamError.self) {
+        _ = try SecretStream.Sealer(key: key)
+      }
       #expect(sealing?.code == .invalidKey)
       #expect(sealing?.description.contains("\(count) bytes") == true)
       let opening = #expect(throws: SecretStreamError.self) {

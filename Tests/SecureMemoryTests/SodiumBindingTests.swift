@@ -33,7 +33,9 @@ struct SodiumBindingTests {
     let list = Self.calls(in: text[start.upperBound..<end.lowerBound])
     let everywhere = Self.calls(in: text[...])
     #expect(list.count > 30)
-    #expect(everywhere.subtracting(list).isEmpty, "not bound at initialisation: \(everywhere.subtracting(list).sorted())")
+    #expect(
+      everywhere.subtracting(list).isEmpty,
+      "not bound at initialisation: \(everywhere.subtracting(list).sorted())")
     // Control: the scan finds calls outside the list too.
     #expect(Self.calls(in: text[end.upperBound...]).contains("crypto_pwhash"))
   }
@@ -45,7 +47,8 @@ struct SodiumBindingTests {
     #expect(files.count > 10)
     for file in files {
       let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
-      #expect(Self.calls(in: text[...]).isEmpty, "\(file) calls \(Self.calls(in: text[...]).sorted())")
+      #expect(
+        Self.calls(in: text[...]).isEmpty, "\(file) calls \(Self.calls(in: text[...]).sorted())")
     }
   }
 }
