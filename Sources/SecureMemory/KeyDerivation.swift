@@ -75,7 +75,7 @@ public struct KeyDerivation: Sendable, Hashable {
   ) throws(SecureMemoryError) -> KeyDerivation {
     try Sodium.ensureInitialized()
     var salt = [UInt8](repeating: 0, count: saltByteCount)
-    salt.withUnsafeMutableBytes { Sodium.fillRandom($0) }
+    salt.withUnsafeMutableBytes { Sodium.fillRandom($0.baseAddress!, count: $0.count) }
     return try KeyDerivation(salt: salt, strength: strength)
   }
 

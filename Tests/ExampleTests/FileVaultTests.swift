@@ -136,32 +136,6 @@ struct FileVaultTests {
     #expect(result.status == 2)
     #expect(result.error.contains("usage: file-vault encrypt|decrypt"))
   }
-
-  @Test("the README's snippet is the example's code, line for line")
-  func readmeMatchesExample() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let example = try String(
-      contentsOf: root.appendingPathComponent("Examples/FileVault/main.swift"), encoding: .utf8)
-    let section = try #require(
-      readme.components(separatedBy: "## Keys from passwords").dropFirst().first
-    )
-    .components(separatedBy: "\n## ").first!
-    let blocks = section.components(separatedBy: "```swift\n").dropFirst().map {
-      $0.components(separatedBy: "\n```").first!
-    }
-    #expect(!blocks.isEmpty)
-    let exampleLines = example.components(separatedBy: "\n")
-    for block in blocks {
-      let lines = block.components(separatedBy: "\n")
-      let found = (0...(exampleLines.count - lines.count)).contains {
-        Array(exampleLines[$0..<($0 + lines.count)]) == lines
-      }
-      #expect(found, "README block not found verbatim in the example:\n\(block)")
-    }
-  }
 }
 
 @Suite("libsodium's own C API agrees with SecureMemory")

@@ -268,17 +268,6 @@ extension Sodium {
   }
 }
 
-// MARK: - Random bytes
-
-extension Sodium {
-  /// Wraps `randombytes_buf`: fills `bytes` from the kernel's CSPRNG
-  /// (`getrandom(2)`).
-  static func fillRandom(_ bytes: UnsafeMutableRawBufferPointer) {
-    guard let base = bytes.baseAddress else { return }
-    randombytes_buf(base, bytes.count)
-  }
-}
-
 // MARK: - Raw Argon2id key derivation
 
 extension Sodium {
