@@ -15,6 +15,8 @@ enum Registry {
     LockedMemoryBenchmarks(),
     ArenaFootprintBenchmarks(),
     PasswordHashBenchmarks(),
+    KeyDerivationBenchmarks(),
+    SecretStreamBenchmarks(),
     TerminalStartupBenchmarks(),
     KeystrokeEchoBenchmarks(),
   ]
