@@ -22,17 +22,20 @@ extension SecretSource {
       self = .standardInput
       return
     }
-    guard let colon = specification.firstIndex(of: ":") else {
+    // By scalars, not by `Character`: a combining mark after `:`, `=` or `/`
+    // makes one character with it, which would hide it from a check.
+    let scalars = specification.unicodeScalars
+    guard let colon = scalars.firstIndex(of: ":") else {
       throw .invalidSpecification(specification, Self.schemesHint)
     }
-    let scheme = specification[..<colon]
-    let value = String(specification[specification.index(after: colon)...])
+    let scheme = String(scalars[..<colon])
+    let value = String(scalars[scalars.index(after: colon)...])
     func invalid(_ why: String) -> SecretSourceError {
       .invalidSpecification(specification, why)
     }
     switch scheme {
     case "env":
-      guard !value.isEmpty, !value.contains("="), !value.utf8.contains(0) else {
+      guard !value.isEmpty, !value.utf8.contains(UInt8(ascii: "=")), !value.utf8.contains(0) else {
         throw invalid("give the variable's name after env:, as in env:TOOL_PASSWORD")
       }
       self = .environment(name: value)
@@ -53,13 +56,20 @@ extension SecretSource {
       }
       self = .command(words)
     case "credential":
-      guard !value.isEmpty, !value.contains("/"), value != ".", value != ".." else {
+      guard !value.isEmpty, !value.utf8.contains(UInt8(ascii: "/")), !Self.isDotOrDotDot(value)
+      else {
         throw invalid("give the credential's name after credential:, as in credential:password")
       }
       self = .credential(name: value)
     default:
       throw invalid("unknown scheme '\(scheme)'; \(Self.schemesHint)")
     }
+  }
+
+  /// True for `.` and `..` by their bytes (`==` on `String` compares by
+  /// canonical equivalence).
+  static func isDotOrDotDot(_ name: String) -> Bool {
+    name.utf8.elementsEqual(".".utf8) || name.utf8.elementsEqual("..".utf8)
   }
 
   /// The schemes, for a message.

@@ -141,7 +141,8 @@ public enum SecretSource: Sendable, Hashable {
   /// or `name` could leave the directory.
   static func credentialPath(_ name: String) -> String? {
     guard let directory = Platform.environmentValue("CREDENTIALS_DIRECTORY"),
-      !directory.isEmpty, !name.isEmpty, !name.contains("/"), name != ".", name != ".."
+      !directory.isEmpty, !name.isEmpty, !name.utf8.contains(UInt8(ascii: "/")),
+      !isDotOrDotDot(name)
     else { return nil }
     return directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }

@@ -14,38 +14,54 @@ public enum ShellWords {
   /// - Throws: ``SecretSourceError`` with code
   ///   ``SecretSourceError/Code/invalidSpecification`` for a quote left open or
   ///   a backslash at the end.
-  /// - Complexity: O(`line.count`).
+  /// - Complexity: O(`line.unicodeScalars.count`).
   public static func split(_ line: String) throws(SecretSourceError) -> [String] {
     enum Quoting { case none, single, double }
+    // By scalars, as a shell reads bytes: by `Character`, a quote, blank or
+    // backslash followed by a combining mark would be one character that is
+    // none of them.
+    let scalars = Array(line.unicodeScalars)
     var words: [String] = []
-    var word = ""
+    var word = String.UnicodeScalarView()
     var inWord = false
     var quoting = Quoting.none
     var escaped = false
-    for character in line {
+    var index = 0
+    while index < scalars.count {
+      let scalar = scalars[index]
+      index += 1
+      // A CR before a LF goes with it: "\r\n" is one line end, as "\n" is.
+      let isLineEnd =
+        scalar == "\n" || (scalar == "\r" && index < scalars.count && scalars[index] == "\n")
       if escaped {
         escaped = false
-        if character == "\n" || character == "\r\n" { continue }
-        if quoting == .double && !"$`\"\\".contains(character) { word.append("\\") }
-        word.append(character)
+        if isLineEnd {
+          if scalar == "\r" { index += 1 }
+          continue
+        }
+        if quoting == .double && !"$`\"\\".unicodeScalars.contains(scalar) { word.append("\\") }
+        word.append(scalar)
         inWord = true
         continue
       }
       switch quoting {
       case .single:
-        if character == "'" { quoting = .none } else { word.append(character) }
+        if scalar == "'" { quoting = .none } else { word.append(scalar) }
       case .double:
-        switch character {
+        switch scalar {
         case "\"": quoting = .none
         case "\\": escaped = true
-        default: word.append(character)
+        default: word.append(scalar)
         }
       case .none:
-        switch character {
-        case " ", "\t", "\n", "\r\n":
-          if inWord { words.append(word) }
-          word = ""
+        if scalar == " " || scalar == "\t" || isLineEnd {
+          if scalar == "\r" { index += 1 }
+          if inWord { words.append(String(word)) }
+          word = String.UnicodeScalarView()
           inWord = false
+          continue
+        }
+        switch scalar {
         case "'":
           quoting = .single
           inWord = true
@@ -55,7 +71,7 @@ public enum ShellWords {
         case "\\":
           escaped = true
         default:
-          word.append(character)
+          word.append(scalar)
           inWord = true
         }
       }
@@ -67,7 +83,7 @@ public enum ShellWords {
       throw .invalidSpecification(
         line, "a \(quoting == .single ? "single" : "double") quote is not closed")
     }
-    if inWord { words.append(word) }
+    if inWord { words.append(String(word)) }
     return words
   }
 }

@@ -62,4 +62,42 @@ struct SecretSourceSpecificationTests {
   func unterminated(_ line: String) {
     #expect(throws: SecretSourceError.self) { _ = try ShellWords.split(line) }
   }
+
+  // Found by FuzzTesting's FuzzSecretSourceSpecification: split by
+  // `Character`, a quote, blank or backslash followed by a combining mark was
+  // one character that was none of them.
+  @Test(
+    "a combining mark after a quote, blank or backslash does not hide it",
+    arguments: [
+      ("'\u{301}'", ["\u{301}"]), ("a \u{301}b", ["a", "\u{301}b"]),
+      ("\"\u{301}\"", ["\u{301}"]), ("\\\u{301}x", ["\u{301}x"]),
+      ("\"\\\u{301}\"", ["\\\u{301}"]), ("a\r\nb", ["a", "b"]), ("a\\\r\nb", ["ab"]),
+      ("a\rb", ["a\rb"]),
+    ])
+  func combiningMarks(_ line: String, _ expected: [String]) throws {
+    let words = try ShellWords.split(line)
+    #expect(words.map { Array($0.utf8) } == expected.map { Array($0.utf8) })
+  }
+
+  @Test("a combining mark after ':' does not hide the scheme")
+  func combiningMarkAfterColon() throws {
+    let source = try SecretSource(specification: "cmd:\u{301}ls")
+    guard case .command(let words, _) = source else {
+      Issue.record("cmd: gave \(source)")
+      return
+    }
+    #expect(words.map { Array($0.utf8) } == [Array("\u{301}ls".utf8)])
+  }
+
+  @Test(
+    "a combining mark after '=' or '/' does not let it into a name",
+    arguments: [
+      "env:A=\u{301}", "credential:../\u{301}x", "credential:/\u{301}", "credential:a/\u{301}",
+    ])
+  func combiningMarkInName(_ specification: String) {
+    let error = #expect(throws: SecretSourceError.self) {
+      _ = try SecretSource(specification: specification)
+    }
+    #expect(error?.code == .invalidSpecification)
+  }
 }
