@@ -54,8 +54,23 @@ let package = Package(
         .product(name: "SecureMemory", package: "SecretField"),
       ],
       swiftSettings: swiftSettings),
-    // Add a target per parser here (the agent's request file, --password-from
-    // specs, the command word splitter): an executable named Fuzz<Format>,
+    // The password agent's request file, scanned in a directory of its own.
+    .executableTarget(
+      name: "FuzzPasswordRequest",
+      dependencies: [
+        "FuzzSupport",
+        .product(name: "PasswordAgent", package: "SecretField"),
+      ],
+      swiftSettings: swiftSettings),
+    // --password-from specifications and the command word splitter.
+    .executableTarget(
+      name: "FuzzSecretSourceSpecification",
+      dependencies: [
+        "FuzzSupport",
+        .product(name: "SecretFieldTerminal", package: "SecretField"),
+      ],
+      swiftSettings: swiftSettings),
+    // Add a target per format here: an executable named Fuzz<Format>,
     // Dictionaries/Fuzz<Format>.dict, Corpus/Fuzz<Format>/, FailCases/Fuzz<Format>/;
     // Scripts/fuzz finds it by that name.
   ]
