@@ -54,6 +54,11 @@ public struct AskpassCommand: Command {
       SUDO_ASKPASS=/usr/local/bin/secretfield-askpass sudo -A true
       GIT_ASKPASS=secretfield-askpass git push
 
+    SECRETFIELD_KEYNAME=NAME caches the answer in the kernel keyring under NAME
+    (as secretfield prompt --keyname NAME --accept-cached does): once a
+    passphrase is cached there, it is written without asking, until its
+    timeout (150 s) or secretfield forget NAME.
+
     SSH_ASKPASS_PROMPT=confirm asks yes or no instead: y answers yes; n, Esc, ^C
     or ^D answer no. SSH_ASKPASS_PROMPT=none shows PROMPT and waits to be ended
     (ssh ends it).
@@ -70,6 +75,12 @@ public struct AskpassCommand: Command {
   public var prompt: String
   /// What to ask; set from the environment by ``run(_:context:hardening:)``.
   public var mode = Mode.secret
+  /// The kernel-keyring cache; set from `SECRETFIELD_KEYNAME` by
+  /// ``run(_:context:hardening:)``.
+  public var cache = PassphraseCache()
+
+  /// The variable that names the key to cache the answer under.
+  public static let keynameVariable = "SECRETFIELD_KEYNAME"
 
   /// Takes every argument as the prompt, joined by spaces: callers pass one,
   /// and a wrapper that splits it into several does no harm.
@@ -105,6 +116,9 @@ public struct AskpassCommand: Command {
       return .cancelled
     }
     command.mode = Mode(promptHint: context.environmentValue("SSH_ASKPASS_PROMPT"))
+    if let keyname = context.environmentValue(keynameVariable), !keyname.isEmpty {
+      command.cache = PassphraseCache(acceptingCachedUnder: keyname)
+    }
     if let hardening, !hardening.isComplete {
       context.printError("warning: the process is only partly hardened: \(hardening)")
     }
@@ -138,6 +152,10 @@ public struct AskpassCommand: Command {
           + "the askpass is run by ssh, sudo or git, which read it through a pipe")
       return .cancelled
     }
+    var cacheWarned = false
+    if let status = cache.writeCached(context: context, command: Self.name, warned: &cacheWarned) {
+      return status == .success ? .success : .cancelled
+    }
     var configuration = PromptConfiguration(prompt: promptLines.prompt)
     configuration.description = promptLines.description
     configuration.terminalPath = context.terminalPath
@@ -150,6 +168,7 @@ public struct AskpassCommand: Command {
     }
     switch consume result {
     case .submitted(var secret):
+      cache.remember(secret, context: context, command: Self.name, warned: &cacheWarned)
       do {
         try secret.append(count: 1) { $0[0] = 0x0A }
         try secret.write(to: context.standardOutput)
