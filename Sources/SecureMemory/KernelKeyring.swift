@@ -182,22 +182,22 @@ public struct KernelKeyring: Sendable {
       }
       var available = 0
       do {
-        try payload.append(count: size) { window throws(Kernel.Keyring.Failure) in
+        try payload.append(count: size) { window throws(ReadAttempt) in
           switch Kernel.Keyring.read(serial, into: window) {
           case .success(let count): available = count
-          case .failure(let failure): throw failure
+          case .failure(let failure): throw .failed(failure)
           }
           // The key grew since its size was asked: what the window holds is
           // undefined, and wiped when this throws.
-          if available > size { throw Kernel.Keyring.Failure(errno: EMSGSIZE, call: "") }
+          if available > size { throw .keyGrew }
         }
       } catch {
         switch error {
         case .memory(let memory): throw .secureMemory(memory)
-        case .body(let failure) where failure.errno == EMSGSIZE && available > size:
+        case .body(.keyGrew):
           size = available
           continue
-        case .body(let failure):
+        case .body(.failed(let failure)):
           if Self.isGone(failure.errno) { return nil }
           throw .failed(failure, name: name)
         }
@@ -227,6 +227,12 @@ public struct KernelKeyring: Sendable {
     } catch {
       throw .secureMemory(error)
     }
+  }
+
+  /// Why one `KEYCTL_READ` into a window did not fill it.
+  private enum ReadAttempt: Error {
+    case failed(Kernel.Keyring.Failure)
+    case keyGrew
   }
 
   /// No key, or a dead one: expired, revoked, invalidated meanwhile.

@@ -152,7 +152,7 @@ public struct AskpassCommand: Command {
           + "the askpass is run by ssh, sudo or git, which read it through a pipe")
       return .cancelled
     }
-    var cacheWarned = false
+    var cacheWarned: KeyringError.Code?
     if let status = cache.writeCached(context: context, command: Self.name, warned: &cacheWarned) {
       return status == .success ? .success : .cancelled
     }

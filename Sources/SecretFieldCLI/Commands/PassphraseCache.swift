@@ -103,8 +103,10 @@ extension PassphraseCache {
   ///
   /// - Returns: the status to exit with once written (or when writing
   ///   failed); nil when nothing is cached, or the keyring failed (then with a
-  ///   warning, and `warned` set): the caller asks.
-  func writeCached(context: CommandContext, command: String, warned: inout Bool) -> ExitStatus? {
+  ///   warning, its cause kept in `warned`): the caller asks.
+  func writeCached(context: CommandContext, command: String, warned: inout KeyringError.Code?)
+    -> ExitStatus?
+  {
     guard acceptsCached, let keyname else { return nil }
     let keyring = KernelKeyring()
     var output: SecureBuffer
@@ -134,7 +136,8 @@ extension PassphraseCache {
   /// Adds `secret` to what is cached under ``keyname`` for ``timeout``;
   /// a failure is a warning, once.
   func remember(
-    _ secret: borrowing SecureBuffer, context: CommandContext, command: String, warned: inout Bool
+    _ secret: borrowing SecureBuffer, context: CommandContext, command: String,
+    warned: inout KeyringError.Code?
   ) {
     guard let keyname else { return }
     do throws(KeyringError) {
@@ -145,13 +148,14 @@ extension PassphraseCache {
   }
 
   /// One line on standard error: the cause, and that the prompt goes on
-  /// without the cache. An unreachable keyring is said once per run.
+  /// without the cache. A cause already told in this run (`warned`) is not
+  /// told again: an unreachable keyring fails the read and the store alike.
   private func warn(
     _ error: KeyringError, asking: Bool, context: CommandContext, command: String,
-    warned: inout Bool
+    warned: inout KeyringError.Code?
   ) {
-    if warned && error.code == .unreachable { return }
-    warned = true
+    if warned == error.code { return }
+    warned = error.code
     let consequence =
       error.code == .unreachable
       ? "" : asking ? "; asking instead" : "; the passphrase was not cached"

@@ -96,7 +96,7 @@ public struct PromptCommand: Command {
           + "or redirect it to a file", command: Self.name)
       return .noTerminal
     }
-    var cacheWarned = false
+    var cacheWarned: KeyringError.Code?
     if let status = cache.writeCached(context: context, command: Self.name, warned: &cacheWarned) {
       return status
     }
