@@ -33,8 +33,9 @@ public struct PassphraseCache: Sendable, Hashable {
   /// The options' lines of `--help`.
   static let help = """
       --keyname NAME   cache the answer in the kernel keyring under NAME, as
-                       systemd-ask-password --keyname does (added to those
-                       already cached there)
+                       systemd-ask-password --keyname does, after those
+                       cached there; your other processes can read it until
+                       it expires (secretfield forget NAME removes it)
       --accept-cached  with --keyname: write the cached passphrase without
                        asking; ask only when none is cached
       --multiple       with --accept-cached: write every cached passphrase,
