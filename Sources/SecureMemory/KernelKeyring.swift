@@ -136,6 +136,14 @@ public struct KernelKeyring: Sendable {
     try readEntries(name: name)
   }
 
+  /// True when a live key is cached under `name`; reads nothing of it (one
+  /// `KEYCTL_SEARCH`).
+  ///
+  /// - Throws: ``KeyringError``: `unreachable`, `accessDenied`, `invalidName`.
+  public func contains(name: String) throws(KeyringError) -> Bool {
+    try search(name) != nil
+  }
+
   /// Removes the key called `name` from the user keyring, and from every other
   /// keyring that links it (`KEYCTL_INVALIDATE`); the kernel wipes it.
   ///

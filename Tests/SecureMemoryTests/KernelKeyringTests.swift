@@ -142,6 +142,7 @@ struct KernelKeyringTests {
     #expect(try isAbsent(keyring.read(name: name)))
     #expect(try isAbsent(keyring.readAll(name: name)))
     #expect(try keyring.remove(name: name) == false)
+    #expect(try !keyring.contains(name: name))
   }
 
   @Test("remove takes the key out of the keyring")
@@ -150,9 +151,11 @@ struct KernelKeyringTests {
     defer { KeyringOracle.remove(name) }
     try keyring.store(secureBuffer("gone soon"), name: name, timeout: .seconds(60))
     #expect(KeyringOracle.serial(name) != nil)
+    #expect(try keyring.contains(name: name))
     #expect(try keyring.remove(name: name))
     #expect(KeyringOracle.serial(name) == nil)
     #expect(try isAbsent(keyring.read(name: name)))
+    #expect(try !keyring.contains(name: name))
   }
 
   @Test("the timeout: a key stored for 1 s is gone after it, and read gives nil")
@@ -273,6 +276,7 @@ struct KernelKeyringErrorTests {
       check { () throws(KeyringError) in _ = try keyring.read(name: name) }
       check { () throws(KeyringError) in _ = try keyring.readAll(name: name) }
       check { () throws(KeyringError) in try keyring.remove(name: name) }
+      check { () throws(KeyringError) in _ = try keyring.contains(name: name) }
     }
   }
 
