@@ -1,3 +1,4 @@
+import Pinentry
 public import SecureMemory
 import SecretFieldTerminal
 
