@@ -215,6 +215,19 @@ struct KeyringCacheTests {
     #expect(!(try second.screen()).contains("Passphrase for key:"), "asked nothing")
   }
 
+  @Test("--password-from keyring:NAME: the cached passphrase without a prompt; none cached asks")
+  func passwordFromKeyring() throws {
+    let name = KeyringOracle.uniqueName("cli-source")
+    defer { KeyringOracle.remove(name) }
+    // Nothing cached: the source is not set, so the prompt asks; --keyname
+    // caches the answer.
+    _ = try typeIntoPrompt(
+      "asked for", ["--password-from", "keyring:\(name)", "--keyname", name])
+    let cached = try cachedFromPrompt(["--password-from", "keyring:\(name)"])
+    #expect(cached.status == .exited(0))
+    #expect(cached.output == "asked for\n")
+  }
+
   @Test("the cache options need --keyname; --multiple needs --accept-cached")
   func usage() throws {
     for arguments in [

@@ -56,8 +56,8 @@ public struct AskpassCommand: Command {
 
     SECRETFIELD_PASSWORD_FROM=SPEC takes the password from SPEC instead of
     asking, as secretfield prompt --password-from SPEC does (env:VAR, file:PATH,
-    fd:N, stdin, cmd:COMMAND, credential:NAME); a variable or credential that
-    is not set asks on the terminal.
+    fd:N, stdin, cmd:COMMAND, credential:NAME, keyring:NAME); a variable,
+    credential or key that is not set asks on the terminal.
 
     SECRETFIELD_KEYNAME=NAME caches the answer in the kernel keyring under NAME
     (as secretfield prompt --keyname NAME --accept-cached does): once a
