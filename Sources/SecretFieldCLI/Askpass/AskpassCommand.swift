@@ -1,3 +1,4 @@
+import SecretField
 import SecretFieldTerminal
 public import SecureMemory
 
@@ -80,6 +81,9 @@ public struct AskpassCommand: Command {
   public var prompt: String
   /// What to ask; set from the environment by ``run(_:context:hardening:)``.
   public var mode = Mode.secret
+  /// Who runs the askpass; set by ``run(_:context:hardening:)``. An answer the
+  /// caller would cut is refused in the field.
+  public var caller = AskpassCaller.other
   /// The kernel-keyring cache; set from `SECRETFIELD_KEYNAME` by
   /// ``run(_:context:hardening:)``.
   public var cache = PassphraseCache()
@@ -121,6 +125,8 @@ public struct AskpassCommand: Command {
       return .cancelled
     }
     command.mode = Mode(promptHint: context.environmentValue("SSH_ASKPASS_PROMPT"))
+    command.caller = AskpassCaller(
+      parentName: context.parentProcessName(), environmentValue: context.environmentValue)
     if let keyname = context.environmentValue(keynameVariable), !keyname.isEmpty {
       command.cache = PassphraseCache(acceptingCachedUnder: keyname)
     }
@@ -158,12 +164,16 @@ public struct AskpassCommand: Command {
       return .cancelled
     }
     var cacheWarned: KeyringError.Code?
-    if let status = cache.writeCached(context: context, command: Self.name, warned: &cacheWarned) {
+    if let status = cache.writeCached(
+      context: context, command: Self.name, warned: &cacheWarned,
+      maximumByteCount: caller.maximumAnswerByteCount)
+    {
       return status == .success ? .success : .cancelled
     }
     var configuration = PromptConfiguration(prompt: promptLines.prompt)
     configuration.description = promptLines.description
     configuration.terminalPath = context.terminalPath
+    Self.limitAnswer(of: &configuration, for: caller)
     var sources: [SecretSource] = [.terminal(configuration)]
     if let specification = context.environmentValue(PromptOptions.sourceVariable) {
       do {
@@ -187,6 +197,13 @@ public struct AskpassCommand: Command {
       }
       return .cancelled
     }
+    if let limit = caller.maximumAnswerByteCount, secret.count > limit {
+      // From a source, not the field: refuse rather than let ssh cut it.
+      context.printError(
+        "the passphrase is \(secret.count) bytes, and ssh keeps only the first \(limit); "
+          + "nothing was written")
+      return .cancelled
+    }
     cache.remember(secret, context: context, command: Self.name, warned: &cacheWarned)
     do {
       try secret.append(count: 1) { $0[0] = 0x0A }
@@ -196,6 +213,18 @@ public struct AskpassCommand: Command {
       return .cancelled
     }
     return .success
+  }
+
+  /// Keeps the field within what `caller` keeps of an answer, with messages
+  /// that say why: a keystroke past it is refused as the field being full, a
+  /// paste as too long.
+  static func limitAnswer(of configuration: inout PromptConfiguration, for caller: AskpassCaller) {
+    guard let limit = caller.maximumAnswerByteCount else { return }
+    configuration.fieldLimits.maxBytes = min(configuration.fieldLimits.maxBytes, limit)
+    configuration.texts.fieldFull =
+      "ssh keeps only the first \(limit) bytes of a passphrase, so it can't be any longer."
+    configuration.texts.pasteTooLong =
+      "Not pasted: ssh keeps only the first \(limit) bytes of a passphrase."
   }
 
   /// Asks yes or no; the status is the answer, nothing is written.

@@ -102,12 +102,15 @@ extension PassphraseCache {
   /// `context`'s standard output (the first passphrase, or all with
   /// ``writesAll``, each followed by a newline), from secure memory.
   ///
+  /// - Parameter maximumByteCount: the most bytes the caller keeps of an
+  ///   answer (ssh's limit, for the askpass); a longer cached one is refused.
   /// - Returns: the status to exit with once written (or when writing
-  ///   failed); nil when nothing is cached, or the keyring failed (then with a
+  ///   failed, or it was refused); nil when nothing is cached, or the keyring failed (then with a
   ///   warning, its cause kept in `warned`): the caller asks.
-  func writeCached(context: CommandContext, command: String, warned: inout KeyringError.Code?)
-    -> ExitStatus?
-  {
+  func writeCached(
+    context: CommandContext, command: String, warned: inout KeyringError.Code?,
+    maximumByteCount: Int? = nil
+  ) -> ExitStatus? {
     guard acceptsCached, let keyname else { return nil }
     let keyring = KernelKeyring()
     var output: SecureBuffer
@@ -118,6 +121,13 @@ extension PassphraseCache {
       } else {
         guard let first = try keyring.read(name: keyname) else { return nil }
         output = first
+        if let maximumByteCount, output.count > maximumByteCount {
+          context.printError(
+            "the passphrase cached under '\(keyname)' is \(output.count) bytes, more than the "
+              + "\(maximumByteCount) the caller keeps; nothing was written (secretfield forget "
+              + "\(keyname) removes it)", command: command)
+          return .cancelled
+        }
       }
     } catch {
       warn(error, asking: true, context: context, command: command, warned: &warned)
