@@ -46,11 +46,21 @@ let package = Package(
       name: "secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
+      name: "secretfield-askpass",
+      dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
+      name: "pinentry-secretfield",
+      dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
+    // An example client: encrypts and decrypts a file under a passphrase with
+    // KeyDerivation, SecretStream and the prompt. Built and run by ExampleTests.
+    .executableTarget(
+      name: "file-vault",
+      dependencies: ["SecretFieldTerminal", "SecureMemory"],
+      path: "Examples/FileVault",
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "TestSupport",
       dependencies: ["SecureMemory"],
@@ -114,6 +124,11 @@ let package = Package(
     .testTarget(
       name: "SecretFieldTests",
       dependencies: ["SecretField", "SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ExampleTests",
+      dependencies: ["SecureMemory", "TestSupport", "PTYSupport", "file-vault"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

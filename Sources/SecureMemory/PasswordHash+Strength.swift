@@ -16,6 +16,18 @@ extension PasswordHash {
     /// passphrase of a key file.
     case sensitive
 
+    /// Argon2id's passes over memory at this strength, as libsodium defines it
+    /// (`crypto_pwhash_OPSLIMIT_INTERACTIVE`, `_MODERATE`, `_SENSITIVE`: 2, 3, 4).
+    ///
+    /// Store it beside a salt so that a key derived today can be derived again
+    /// after libsodium's defaults change.
+    public var operationsLimit: UInt64 { Sodium.limits(for: self).operations }
+
+    /// The memory Argon2id fills at this strength, in bytes, as libsodium
+    /// defines it (`crypto_pwhash_MEMLIMIT_INTERACTIVE`, `_MODERATE`,
+    /// `_SENSITIVE`: 64 MiB, 256 MiB, 1 GiB).
+    public var memoryLimit: Int { Sodium.limits(for: self).memory }
+
     /// The case's name, as in `interactive`.
     public var description: String {
       switch self {

@@ -10,6 +10,7 @@ public struct SecureMemoryError: Error, Sendable, Equatable, CustomStringConvert
     private enum Value: String, Hashable, Sendable {
       case libsodiumUnavailable, allocationFailed, lockFailed, guardPagesMissing
       case protectionFailed, readFailed, writeFailed, hashingFailed, malformedHash
+      case invalidSalt, limitOutOfRange
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -39,6 +40,11 @@ public struct SecureMemoryError: Error, Sendable, Equatable, CustomStringConvert
     public static let hashingFailed = Code(.hashingFailed)
     /// A password hash string is not one libsodium can verify.
     public static let malformedHash = Code(.malformedHash)
+    /// A key derivation's salt is not the length Argon2id takes.
+    public static let invalidSalt = Code(.invalidSalt)
+    /// A key derivation's limit (passes, memory, key or password length) is
+    /// outside what libsodium accepts.
+    public static let limitOutOfRange = Code(.limitOutOfRange)
 
     /// The code's name, as in `lockFailed`.
     public var description: String { value.rawValue }
@@ -108,11 +114,39 @@ extension SecureMemoryError {
         + "of memory; free memory, raise `ulimit -v`, or choose a lower strength")
   }
 
+  static func keyDerivationFailed(errno: Int32?, memoryLimit: Int) -> Self {
+    let cause = errno.map { " (\(Kernel.describe($0)))" } ?? ""
+    return Self(
+      .hashingFailed, errno: errno,
+      "Argon2id could not derive the key\(cause): its memory limit asks for "
+        + "\(formatBytes(UInt64(memoryLimit))) at once; free memory or raise `ulimit -v`")
+  }
+
   static func malformedHash(_ reason: String) -> Self {
     Self(
       .malformedHash,
       "not a password hash libsodium can verify (\(reason)); expected a string such as "
         + "`$argon2id$v=19$m=65536,t=2,p=1$<salt>$<hash>`")
+  }
+
+  static func invalidSalt(count: Int, expected: Int) -> Self {
+    Self(
+      .invalidSalt,
+      "the key derivation's salt has \(count) bytes; Argon2id takes exactly \(expected) "
+        + "(crypto_pwhash_SALTBYTES): read the salt that was stored with the data, or make a new "
+        + "one with KeyDerivation.random(strength:)")
+  }
+
+  static func limitOutOfRange<Value: Comparable & CustomStringConvertible>(
+    _ name: String, _ value: Value, allowed: ClosedRange<Value>, constants: String,
+    describe: (Value) -> String = { $0.description }
+  ) -> Self {
+    let side =
+      value < allowed.lowerBound ? "below libsodium's minimum" : "above libsodium's maximum"
+    return Self(
+      .limitOutOfRange,
+      "the key derivation's \(name) of \(describe(value)) is \(side): libsodium accepts "
+        + "\(describe(allowed.lowerBound)) to \(describe(allowed.upperBound)) (\(constants))")
   }
 
   static func readFailed(errno: Int32) -> Self {

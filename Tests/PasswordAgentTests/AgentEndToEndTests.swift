@@ -196,11 +196,13 @@ struct AgentEndToEndTests {
       try session.type(Key.enter)
       #expect(asker.finish().output == Array((answer + "\n").utf8))
     }
-    _ = try namespace.ask("Never answered:")
+    // Kept alive: an asker that is gone is not asked.
+    let unanswered = try namespace.ask("Never answered:")
     try session.waitForText("Never answered:")
     try session.send(signal: SIGTERM)
     #expect(try session.waitForExit() == .signaled(SIGTERM))
     #expect(try session.attributes() == session.initialAttributes)
+    withExtendedLifetime(unanswered) {}
   }
 
   @Test("--console=DEVICE asks on that terminal, not the agent's own")

@@ -40,14 +40,17 @@ private func readmeSwiftBlocks() throws -> [String] {
   return blocks
 }
 
-/// The sources of the README's example target, by file name.
+/// The sources of the README's example targets (`LibraryExamples`, and the
+/// `file-vault` example program), by file path.
 private func exampleSources() throws -> [String: String] {
-  let directory = packageRoot.appendingPathComponent("Examples/LibraryExamples")
   var sources: [String: String] = [:]
-  for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
-  where name.hasSuffix(".swift") {
-    sources[name] = try String(
-      contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+  for folder in ["Examples/LibraryExamples", "Examples/FileVault"] {
+    let directory = packageRoot.appendingPathComponent(folder)
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    where name.hasSuffix(".swift") {
+      sources[folder + "/" + name] = try String(
+        contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    }
   }
   return sources
 }

@@ -40,6 +40,26 @@ public struct Marker: Sendable {
     self.key = key
   }
 
+  /// A marker for secret bytes that already exist where the code under test
+  /// made them (a derived key, say), read inside that buffer's window.
+  ///
+  /// Each byte is read into a register, masked at once with a fresh random key
+  /// byte, and stored masked: the plain bytes are never copied out of `bytes`.
+  public init(maskingBytesIn bytes: UnsafeRawBufferPointer) {
+    precondition(bytes.count >= 16, "Marker: at least 16 bytes, so a random match is impossible")
+    var generator = SystemRandomNumberGenerator()
+    var masked: [UInt8] = []
+    var key: [UInt8] = []
+    masked.reserveCapacity(bytes.count)
+    key.reserveCapacity(bytes.count)
+    for index in 0..<bytes.count {
+      let k = UInt8.random(in: 1...255, using: &generator)
+      masked.append(bytes[index] ^ k)
+      key.append(k)
+    }
+    self.init(masked: masked, key: key)
+  }
+
   private init(masked: [UInt8], key: [UInt8]) {
     self.masked = masked
     self.key = key
