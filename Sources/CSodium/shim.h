@@ -4,8 +4,11 @@
 #include <sodium.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/keyctl.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /*
  * Copies n bytes from src to dst (the ranges may overlap) without passing them
@@ -44,6 +47,44 @@ static inline int secretfield_set_dumpable(int dumpable) {
 
 static inline int secretfield_get_dumpable(void) {
   return prctl(PR_GET_DUMPABLE, 0UL, 0UL, 0UL, 0UL);
+}
+
+/*
+ * The kernel key retention service, called without libkeyutils: syscall(2)
+ * is variadic as well, so these pass each argument in the width the kernel
+ * reads (add_key(2), keyctl(2)).
+ */
+static inline long secretfield_add_key(const char *type, const char *description,
+                                       const void *payload, size_t length, long keyring) {
+  return syscall(SYS_add_key, type, description, payload, length, keyring);
+}
+
+static inline long secretfield_keyctl(int operation, unsigned long arg2, unsigned long arg3,
+                                      unsigned long arg4, unsigned long arg5) {
+  return syscall(SYS_keyctl, operation, arg2, arg3, arg4, arg5);
+}
+
+/*
+ * The offset of the first `byte` in the n bytes at start, or n when there is
+ * none. `repne scasb` compares inside the string engine, as `rep movsb` copies:
+ * no register is left holding the secret bytes it passed over (memchr loads
+ * them into vector registers).
+ */
+static inline size_t secretfield_find_byte(const void *start, size_t n, unsigned char byte) {
+  if (n == 0) return 0;
+#if defined(__x86_64__)
+  const unsigned char *next = (const unsigned char *)start;
+  size_t left = n;
+  unsigned char found;
+  __asm__ volatile("repne scasb\n\tsete %2"
+                   : "+D"(next), "+c"(left), "=q"(found)
+                   : "a"(byte)
+                   : "memory", "cc");
+  return found ? (size_t)(next - (const unsigned char *)start) - 1 : n;
+#else
+  const unsigned char *hit = (const unsigned char *)memchr(start, byte, n);
+  return hit ? (size_t)(hit - (const unsigned char *)start) : n;
+#endif
 }
 
 #endif

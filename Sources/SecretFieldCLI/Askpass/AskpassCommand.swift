@@ -57,8 +57,13 @@ public struct AskpassCommand: Command {
 
     SECRETFIELD_PASSWORD_FROM=SPEC takes the password from SPEC instead of
     asking, as secretfield prompt --password-from SPEC does (env:VAR, file:PATH,
-    fd:N, stdin, cmd:COMMAND, credential:NAME); a variable or credential that
-    is not set asks on the terminal.
+    fd:N, stdin, cmd:COMMAND, credential:NAME, keyring:NAME); a variable,
+    credential or key that is not set asks on the terminal.
+
+    SECRETFIELD_KEYNAME=NAME caches the answer in the kernel keyring under NAME
+    (as secretfield prompt --keyname NAME --accept-cached does): once a
+    passphrase is cached there, it is written without asking, until its
+    timeout (150 s) or secretfield forget NAME.
 
     SSH_ASKPASS_PROMPT=confirm asks yes or no instead: y answers yes; n, Esc, ^C
     or ^D answer no. SSH_ASKPASS_PROMPT=none shows PROMPT and waits to be ended
@@ -79,6 +84,12 @@ public struct AskpassCommand: Command {
   /// Who runs the askpass; set by ``run(_:context:hardening:)``. An answer the
   /// caller would cut is refused in the field.
   public var caller = AskpassCaller.other
+  /// The kernel-keyring cache; set from `SECRETFIELD_KEYNAME` by
+  /// ``run(_:context:hardening:)``.
+  public var cache = PassphraseCache()
+
+  /// The variable that names the key to cache the answer under.
+  public static let keynameVariable = "SECRETFIELD_KEYNAME"
 
   /// Takes every argument as the prompt, joined by spaces: callers pass one,
   /// and a wrapper that splits it into several does no harm.
@@ -116,6 +127,9 @@ public struct AskpassCommand: Command {
     command.mode = Mode(promptHint: context.environmentValue("SSH_ASKPASS_PROMPT"))
     command.caller = AskpassCaller(
       parentName: context.parentProcessName(), environmentValue: context.environmentValue)
+    if let keyname = context.environmentValue(keynameVariable), !keyname.isEmpty {
+      command.cache = PassphraseCache(acceptingCachedUnder: keyname)
+    }
     if let hardening, !hardening.isComplete {
       context.printError("warning: the process is only partly hardened: \(hardening)")
     }
@@ -148,6 +162,13 @@ public struct AskpassCommand: Command {
         "standard output is a terminal, so the password would be shown on the screen; "
           + "the askpass is run by ssh, sudo or git, which read it through a pipe")
       return .cancelled
+    }
+    var cacheWarned: KeyringError.Code?
+    if let status = cache.writeCached(
+      context: context, command: Self.name, warned: &cacheWarned,
+      maximumByteCount: caller.maximumAnswerByteCount)
+    {
+      return status == .success ? .success : .cancelled
     }
     var configuration = PromptConfiguration(prompt: promptLines.prompt)
     configuration.description = promptLines.description
@@ -183,6 +204,7 @@ public struct AskpassCommand: Command {
           + "nothing was written")
       return .cancelled
     }
+    cache.remember(secret, context: context, command: Self.name, warned: &cacheWarned)
     do {
       try secret.append(count: 1) { $0[0] = 0x0A }
       try secret.write(to: context.standardOutput)

@@ -21,9 +21,11 @@ public struct PromptCommand: Command {
     which must not be a terminal: pipe it into the program that reads it.
 
       secretfield prompt "Disk passphrase:" | cryptsetup open --key-file=- /dev/sdb1 data
+      secretfield prompt --keyname backup --accept-cached | restic backup ...
 
     Options:
       --confirm        ask twice; after 3 entries that differ, give up (exit 4)
+    \(PassphraseCache.help)
     \(PromptOptions.help)
 
     \(PromptOptions.keys)
@@ -38,6 +40,9 @@ public struct PromptCommand: Command {
   public var options = PromptOptions()
   /// Ask twice and compare (`--confirm`).
   public var confirms = false
+  /// The kernel-keyring cache (`--keyname`, `--accept-cached`, `--multiple`,
+  /// `--cache-timeout`).
+  public var cache = PassphraseCache()
 
   /// The defaults: ask once on the terminal.
   public init() {}
@@ -45,12 +50,17 @@ public struct PromptCommand: Command {
   /// Parses `[OPTIONS] [TEXT]`.
   public init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
+    var cacheTimeoutGiven = false
     while let item = scanner.next() {
       switch item {
       case .option("--confirm", let inline):
         if inline != nil { throw .unexpectedValue("--confirm") }
         confirms = true
       case .option(let name, let inline):
+        if try cache.parse(name, inline: inline, scanner: &scanner) {
+          cacheTimeoutGiven = cacheTimeoutGiven || name == "--cache-timeout"
+          continue
+        }
         guard try options.parse(name, inline: inline, scanner: &scanner) else {
           throw .unknownOption(name)
         }
@@ -65,6 +75,7 @@ public struct PromptCommand: Command {
       }
     }
     try options.validate(confirms: confirms)
+    try cache.validate(timeoutGiven: cacheTimeoutGiven)
   }
 
   /// The prompt this command shows, on `context`'s terminal.
@@ -74,8 +85,10 @@ public struct PromptCommand: Command {
       confirmation: confirms ? PromptConfiguration.Confirmation() : nil, context: context)
   }
 
-  /// Prompts, then writes the password and a newline to standard output from
-  /// secure memory, in one `write(2)`.
+  /// Prompts (or, with `--accept-cached`, takes what is cached), then writes
+  /// the password and a newline to standard output from secure memory, in
+  /// one `write(2)`. With `--keyname`, an answer is cached before it is
+  /// written.
   public func run(in context: CommandContext) -> ExitStatus {
     if context.standardOutputIsTerminal {
       context.printError(
@@ -84,12 +97,17 @@ public struct PromptCommand: Command {
           + "or redirect it to a file", command: Self.name)
       return .noTerminal
     }
+    var cacheWarned: KeyringError.Code?
+    if let status = cache.writeCached(context: context, command: Self.name, warned: &cacheWarned) {
+      return status
+    }
     let outcome = options.obtainSecret(
       configuration: configuration(in: context), context: context, command: Self.name)
     switch consume outcome {
     case .ended(let status):
       return status
     case .secret(var secret):
+      cache.remember(secret, context: context, command: Self.name, warned: &cacheWarned)
       do {
         try secret.append(count: 1) { $0[0] = 0x0A }
         try secret.write(to: context.standardOutput)

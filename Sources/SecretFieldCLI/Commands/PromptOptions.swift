@@ -39,11 +39,12 @@ public struct PromptOptions: Sendable, Hashable {
       --password-from SPEC
                        take the password from SPEC instead of asking: env:VAR,
                        file:PATH, fd:N, stdin, cmd:COMMAND (split like a shell
-                       line, run without one) or credential:NAME (systemd).
-                       Repeatable: the first that is set is used (a variable or
-                       credential that is not set passes to the next); none set
-                       asks on the terminal. One that is set but fails is an
-                       error (exit 1), never a reason to ask
+                       line, run without one), credential:NAME (systemd) or
+                       keyring:NAME (cached with --keyname NAME).
+                       Repeatable: the first that is set is used (a variable,
+                       credential or key that is not set passes to the next);
+                       none set asks on the terminal. One that is set but fails
+                       is an error (exit 1), never a reason to ask
       --no-prompt      when no --password-from source is set, fail (exit 1)
                        instead of asking on the terminal
       --stdin          the same as --password-from stdin: one line of standard

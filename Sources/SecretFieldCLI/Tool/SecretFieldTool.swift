@@ -13,6 +13,7 @@ public enum SecretFieldTool {
   /// The commands, in the order `--help` lists them.
   public static let commands: [any Command.Type] = [
     PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
+    ForgetCommand.self,
   ]
 
   /// The text of `secretfield --help`.

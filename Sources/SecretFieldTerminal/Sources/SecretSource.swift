@@ -52,21 +52,29 @@ public enum SecretSource: Sendable, Hashable {
   /// `SIGPIPE`. A status other than 0, a signal, or no line before `timeout` is
   /// an error that names the command.
   case command([String], timeout: Duration = .seconds(30))
+  /// The first passphrase cached in the kernel keyring under `name`
+  /// (``SecureMemory/KernelKeyring``), as `systemd-ask-password --keyname=NAME
+  /// --accept-cached` takes it. Not set when nothing is cached there, it
+  /// expired, or the keyring cannot be reached; cache an answer with
+  /// ``obtain(cachingUnder:timeout:reportingWarnings:)``.
+  case keyring(name: String)
 
   /// The most bytes a secret from any source but the terminal may have: the
   /// field's default limit (8 KiB).
   public static let maximumByteCount = FieldLimits.default.maxBytes
 
   /// True when the source is there to be read: an environment variable that
-  /// exists (even empty), a credential whose file exists. Every other source
-  /// is always set: a missing file is an error when read, not a reason to ask
-  /// elsewhere.
+  /// exists (even empty), a credential whose file exists, a key cached in the
+  /// kernel keyring. Every other source is always set: a missing file is an
+  /// error when read, not a reason to ask elsewhere.
   ///
-  /// - Complexity: one `getenv`, or one `access` for a credential.
+  /// - Complexity: one `getenv`, one `access` for a credential, one
+  ///   `KEYCTL_SEARCH` for the keyring.
   public var isSet: Bool {
     switch self {
     case .environment(let name): Platform.environmentValueBytes(name) != nil
     case .credential(let name): Self.credentialPath(name).map(Platform.exists) ?? false
+    case .keyring(let name): (try? KernelKeyring().contains(name: name)) ?? false
     default: true
     }
   }
@@ -134,6 +142,8 @@ public enum SecretSource: Sendable, Hashable {
         report: report)
     case .command(let arguments, let timeout):
       return try Self.runCommand(arguments, timeout: timeout, limit: maximumByteCount)
+    case .keyring(let name):
+      return try Self.readKeyring(name, limit: maximumByteCount)
     }
   }
 
