@@ -17,7 +17,6 @@ let package = Package(
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "Pinentry", targets: ["Pinentry"]),
-    .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
     .executable(name: "pinentry-secretfield", targets: ["pinentry-secretfield"]),
@@ -34,18 +33,20 @@ let package = Package(
       name: "SecretFieldTerminal", dependencies: ["SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(name: "Pinentry", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    // The commands as testable code, not API: no product, nothing public; what
+    // the executables and tests call is `package`.
     .target(
       name: "SecretFieldCLI",
       dependencies: ["SecretFieldTerminal", "Pinentry", "SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "secretfield", dependencies: ["SecretFieldCLI"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "secretfield-askpass", dependencies: ["SecretFieldCLI"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",

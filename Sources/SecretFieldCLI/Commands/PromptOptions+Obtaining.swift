@@ -1,4 +1,4 @@
-public import SecretFieldTerminal
+import SecretFieldTerminal
 import SecretField
 
 extension PromptOptions {
@@ -7,7 +7,7 @@ extension PromptOptions {
   /// unless the user cancelled.
   ///
   /// - Parameter command: the command's name, for messages.
-  public func obtainSecret(
+  func obtainSecret(
     configuration: PromptConfiguration, context: CommandContext, command: String
   ) -> SecretOutcome {
     let result: PromptResult

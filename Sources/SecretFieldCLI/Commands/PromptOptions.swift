@@ -2,25 +2,25 @@ import SecretFieldTerminal
 
 /// The options of every command that asks for a password: where the password
 /// comes from and how the prompt behaves.
-public struct PromptOptions: Sendable, Hashable {
+package struct PromptOptions: Sendable, Hashable {
   /// The prompt's text (`--prompt TEXT`, or the command's TEXT argument); nil
   /// for the command's default.
-  public var text: String?
+  package var text: String?
   /// Give up after this long (`--timeout S`).
-  public var timeout: Duration?
+  package var timeout: Duration?
   /// Read one line from standard input instead of prompting (`--stdin`).
-  public var readsStandardInput = false
+  package var readsStandardInput = false
   /// Tab shows the password (off with `--no-reveal`).
-  public var allowsReveal = true
+  package var allowsReveal = true
   /// The mask glyph (`--mask C`); nil for the terminal's default.
-  public var maskGlyph: Character?
+  package var maskGlyph: Character?
   /// Show a mask per character (off with `--no-echo`: show nothing).
-  public var echoes = true
+  package var echoes = true
   /// The fewest characters Enter accepts (`--min-length N`).
-  public var minimumLength = 0
+  package var minimumLength = 0
 
   /// The defaults: prompt on the terminal, masked, reveal allowed, no timeout.
-  public init() {}
+  package init() {}
 
   /// The options' lines of `--help`.
   static let help = """

@@ -1,5 +1,5 @@
-public import Pinentry
-public import SecretFieldTerminal
+import Pinentry
+import SecretFieldTerminal
 import SecureMemory
 
 /// A confirmation or message (``ConfirmDialogState``) run on a terminal: the
@@ -12,16 +12,16 @@ import SecureMemory
 /// is secret. When it ends, the button line is drawn once more with the button
 /// pressed in brackets, the key line erased, and the cursor left on the next
 /// line.
-public struct ConfirmDialog: Sendable {
+struct ConfirmDialog: Sendable {
   /// What to show and which keys do what.
-  public var state: ConfirmDialogState
+  var state: ConfirmDialogState
   /// The terminal to ask on.
-  public var terminalPath: String
+  var terminalPath: String
   /// How long to wait for an answer; nil waits without limit.
-  public var timeout: Duration?
+  var timeout: Duration?
 
   /// A dialog of `state` on the terminal at `terminalPath`.
-  public init(state: ConfirmDialogState, terminalPath: String, timeout: Duration? = nil) {
+  init(state: ConfirmDialogState, terminalPath: String, timeout: Duration? = nil) {
     self.state = state
     self.terminalPath = terminalPath
     self.timeout = timeout
@@ -36,7 +36,7 @@ public struct ConfirmDialog: Sendable {
   ///   at ``terminalPath`` or it fails; the terminal is restored first. A
   ///   fatal signal does not return: the process dies by it, the terminal
   ///   restored.
-  public func run() throws(PromptError) -> ConfirmDialogState.Outcome {
+  func run() throws(PromptError) -> ConfirmDialogState.Outcome {
     var terminal = try TerminalDevice(path: terminalPath)
     let relay = try SignalRelay()
     try terminal.enterRawMode(features: [])
