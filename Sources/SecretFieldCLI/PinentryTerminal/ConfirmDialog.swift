@@ -30,6 +30,14 @@ struct ConfirmDialog: Sendable {
   /// `EIO`: what `read(2)` reports once a terminal has hung up.
   static let inputOutputError: Int32 = 5
 
+  /// Dies by a fatal signal that arrived while the terminal was restored.
+  ///
+  /// A function of its own, so that no owned noncopyable value is alive at the
+  /// call that never returns (the compiler warns that its deinit never runs).
+  private static func dieByPendingFatalSignal(_ relay: borrowing SignalRelay) {
+    for signal in relay.pendingSignals() where signal.response == .die { relay.dieBy(signal) }
+  }
+
   /// Shows the dialog and waits for the answer.
   ///
   /// - Throws: ``SecretFieldTerminal/PromptError`` when there is no terminal
@@ -58,7 +66,7 @@ struct ConfirmDialog: Sendable {
     try? screen.finish(state)
     decoder.reset()
     terminal.restoreModes()
-    for signal in relay.pendingSignals() where signal.response == .die { relay.dieBy(signal) }
+    Self.dieByPendingFatalSignal(relay)
     return outcome
   }
 
