@@ -2,7 +2,7 @@ public import SecureMemory
 
 /// How a ``PasswordPrompt`` ended.
 ///
-/// On submit the result owns the password in a ``SecureMemory/SecureBuffer``
+/// On submit the result owns the password in a `SecureBuffer`
 /// (exactly its UTF-8 bytes, no newline), and is `~Copyable` so the secret has
 /// one owner: take it with `switch consume result`. Dropping the result wipes
 /// it. Every other case carries no secret.
