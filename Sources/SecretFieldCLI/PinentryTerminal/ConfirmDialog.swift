@@ -27,9 +27,6 @@ struct ConfirmDialog: Sendable {
     self.timeout = timeout
   }
 
-  /// `EIO`: what `read(2)` reports once a terminal has hung up.
-  static let inputOutputError: Int32 = 5
-
   /// Dies by a fatal signal that arrived while the terminal was restored.
   ///
   /// A function of its own, so that no owned noncopyable value is alive at the
@@ -49,71 +46,73 @@ struct ConfirmDialog: Sendable {
     let relay = try SignalRelay()
     try terminal.enterRawMode(features: [])
     var decoder = try KeyDecoder()
-    var state = self.state
-    var screen = Screen(writer: ScreenWriter(terminal: terminal), columns: terminal.columns)
-    let deadline = timeout.map { ContinuousClock.now + $0 }
+    var dialog = Dialog(
+      state: state,
+      screen: Screen(writer: ScreenWriter(terminal: terminal), columns: terminal.columns),
+      deadline: timeout.map { ContinuousClock.now + $0 })
     let outcome: ConfirmDialogState.Outcome
     do {
-      outcome = try Self.loop(
-        state: &state, screen: &screen, terminal: &terminal, relay: relay, decoder: &decoder,
-        deadline: deadline)
+      try dialog.screen.drawAll(dialog.state)
+      outcome = try TerminalEventLoop.run(
+        &dialog, terminal: &terminal, relay: relay, decoder: &decoder)
     } catch {
-      try? screen.finish(state)
+      try? dialog.screen.finish(dialog.state)
       decoder.reset()
       terminal.restoreModes()
       throw error
     }
-    try? screen.finish(state)
+    try? dialog.screen.finish(dialog.state)
     decoder.reset()
     terminal.restoreModes()
     Self.dieByPendingFatalSignal(relay)
     return outcome
   }
 
-  static func loop(
-    state: inout ConfirmDialogState, screen: inout Screen, terminal: inout TerminalDevice,
-    relay: borrowing SignalRelay, decoder: inout KeyDecoder, deadline: ContinuousClock.Instant?
-  ) throws(PromptError) -> ConfirmDialogState.Outcome {
-    try screen.drawAll(state)
-    var decoderDeadline: ContinuousClock.Instant?
-    while true {
-      if let deadline, ContinuousClock.now >= deadline { return .timedOut }
-      let wake = [decoderDeadline, deadline].compactMap { $0 }.min()
-      let readiness = try terminal.waitForInput(or: relay, until: wake)
-      if readiness.contains(.signal) {
-        for signal in relay.pendingSignals() {
-          if signal.response == .die { try? screen.finish(state) }
-          let response = try relay.respond(
-            to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
-          screen.columns = terminal.columns
-          if response == .redraw || response == .resize { try screen.drawAll(state) }
-        }
+  /// The dialog on the terminal event loop: keys into ``ConfirmDialogState``,
+  /// the buttons or the whole dialog drawn again as it says.
+  struct Dialog: TerminalEventHandler {
+    var state: ConfirmDialogState
+    var screen: Screen
+    let deadline: ContinuousClock.Instant?
+
+    var wakeTime: ContinuousClock.Instant? { deadline }
+
+    var hangUpEnding: ConfirmDialogState.Outcome { .hungUp }
+
+    mutating func prepare(
+      at now: ContinuousClock.Instant, terminal: inout TerminalDevice
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmDialogState.Outcome> {
+      if let deadline, now >= deadline { return .end(.timedOut) }
+      return .proceed
+    }
+
+    mutating func handle(
+      _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+      decoder: inout KeyDecoder
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmDialogState.Outcome> {
+      if signal.response == .die { try? screen.finish(state) }
+      let response = try relay.respond(
+        to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
+      screen.columns = terminal.columns
+      if response == .redraw || response == .resize { try screen.drawAll(state) }
+      return .proceed
+    }
+
+    mutating func handle(
+      _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
+      terminal: inout TerminalDevice
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmDialogState.Outcome> {
+      switch state.handle(event) {
+      case .none: break
+      case .redrawButtons: try screen.drawButtons(state)
+      case .redrawAll: try screen.drawAll(state)
+      case .end(let outcome): return .end(outcome)
       }
-      if readiness.contains(.input) {
-        do {
-          if try terminal.read(into: &decoder) == .endOfFile { return .hungUp }
-        } catch {
-          guard error.code == .readFailed, error.errno == inputOutputError else { throw error }
-          return .hungUp
-        }
-      }
-      decoderDeadline = nil
-      decoding: while true {
-        switch try decoder.next(at: .now) {
-        case .needsInput:
-          break decoding
-        case .needsInputBefore(let instant):
-          decoderDeadline = instant
-          break decoding
-        case .event(let event):
-          switch state.handle(event) {
-          case .none: break
-          case .redrawButtons: try screen.drawButtons(state)
-          case .redrawAll: try screen.drawAll(state)
-          case .end(let outcome): return outcome
-          }
-        }
-      }
+      return .proceed
+    }
+
+    mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {
+      try screen.drawAll(state)
     }
   }
 

@@ -99,9 +99,11 @@ public struct PasswordPrompt: Sendable {
       throw error
     }
     // A failure here leaves at worst a late reply unread: the result stands.
-    try? loop.awaitHandshakeReplies(terminal: terminal, relay: relay, decoder: &decoder)
+    let fatal = try? loop.awaitHandshakeReplies(
+      terminal: &terminal, relay: relay, decoder: &decoder)
     decoder.reset()
     terminal.restoreModes()
+    if let fatal { Self.die(by: fatal, relay: relay) }
     Self.dieOfLateSignal(relay)
     return result
   }
@@ -127,6 +129,13 @@ public struct PasswordPrompt: Sendable {
     dieOfLateSignal(relay)
     // Still in the background (an orphaned group discards the stop): give up.
     try terminal.enterRawMode(features: features)
+  }
+
+  /// Dies by `signal` (a fatal one the loop saw last), through a borrowed
+  /// relay: no noncopyable value of the caller's is alive at the call that
+  /// never returns.
+  static func die(by signal: TerminalSignal?, relay: borrowing SignalRelay) {
+    if let signal { relay.dieBy(signal) }
   }
 
   /// A fatal signal that came while the modes were restored still ends the
