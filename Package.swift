@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "Pinentry", targets: ["Pinentry"]),
+    .library(name: "PasswordAgent", targets: ["PasswordAgent"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
     .executable(name: "pinentry-secretfield", targets: ["pinentry-secretfield"]),
@@ -33,11 +34,14 @@ let package = Package(
       name: "SecretFieldTerminal", dependencies: ["SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(name: "Pinentry", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    .target(name: "PasswordAgent", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     // The commands as testable code, not API: no product, nothing public; what
     // the executables and tests call is `package`.
     .target(
       name: "SecretFieldCLI",
-      dependencies: ["SecretFieldTerminal", "Pinentry", "SecretField", "SecureMemory"],
+      dependencies: [
+        "SecretFieldTerminal", "Pinentry", "PasswordAgent", "SecretField", "SecureMemory",
+      ],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield", dependencies: ["SecretFieldCLI"],
@@ -67,6 +71,13 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .executableTarget(
+      name: "LibraryExamples",
+      // The README's Swift snippets, compiled; ReadmeSnippetTests checks they match.
+      dependencies: ["SecureMemory", "SecretField", "SecretFieldTerminal"],
+      path: "Examples/LibraryExamples",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
       name: "pty-probe",
       dependencies: ["SecretFieldTerminal", "SecureMemory"],
       path: "Tests/PTYProbe",
@@ -91,6 +102,14 @@ let package = Package(
     .testTarget(
       name: "SecureMemoryTests",
       dependencies: ["SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "PasswordAgentTests",
+      dependencies: [
+        "PasswordAgent", "SecretFieldCLI", "SecureMemory", "TestSupport", "PTYSupport",
+        "secretfield",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

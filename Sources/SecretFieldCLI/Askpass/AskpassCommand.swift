@@ -1,3 +1,4 @@
+import SecretField
 import SecretFieldTerminal
 import SecureMemory
 
@@ -54,6 +55,11 @@ struct AskpassCommand: Command {
       SUDO_ASKPASS=/usr/local/bin/secretfield-askpass sudo -A true
       GIT_ASKPASS=secretfield-askpass git push
 
+    SECRETFIELD_PASSWORD_FROM=SPEC takes the password from SPEC instead of
+    asking, as secretfield prompt --password-from SPEC does (env:VAR, file:PATH,
+    fd:N, stdin, cmd:COMMAND, credential:NAME); a variable or credential that
+    is not set asks on the terminal.
+
     SSH_ASKPASS_PROMPT=confirm asks yes or no instead: y answers yes; n, Esc, ^C
     or ^D answer no. SSH_ASKPASS_PROMPT=none shows PROMPT and waits to be ended
     (ssh ends it).
@@ -70,6 +76,9 @@ struct AskpassCommand: Command {
   var prompt: String
   /// What to ask; set from the environment by ``run(_:context:hardening:)``.
   var mode = Mode.secret
+  /// Who runs the askpass; set by ``run(_:context:hardening:)``. An answer the
+  /// caller would cut is refused in the field.
+  var caller = AskpassCaller.other
 
   /// Takes every argument as the prompt, joined by spaces: callers pass one,
   /// and a wrapper that splits it into several does no harm.
@@ -105,6 +114,8 @@ struct AskpassCommand: Command {
       return .cancelled
     }
     command.mode = Mode(promptHint: context.environmentValue("SSH_ASKPASS_PROMPT"))
+    command.caller = AskpassCaller(
+      parentName: context.parentProcessName(), environmentValue: context.environmentValue)
     if let hardening, !hardening.isComplete {
       context.printError("warning: the process is only partly hardened: \(hardening)")
     }
@@ -141,34 +152,57 @@ struct AskpassCommand: Command {
     var configuration = PromptConfiguration(prompt: promptLines.prompt)
     configuration.description = promptLines.description
     configuration.terminalPath = context.terminalPath
-    let result: PromptResult
-    do {
-      result = try PasswordPrompt(configuration).run()
-    } catch {
-      context.printError(Self.message(for: error))
-      return .cancelled
-    }
-    switch consume result {
-    case .submitted(var secret):
+    Self.limitAnswer(of: &configuration, for: caller)
+    var sources: [SecretSource] = [.terminal(configuration)]
+    if let specification = context.environmentValue(PromptOptions.sourceVariable) {
       do {
-        try secret.append(count: 1) { $0[0] = 0x0A }
-        try secret.write(to: context.standardOutput)
+        sources.insert(try SecretSource(specification: specification), at: 0)
       } catch {
-        context.printError("could not write the password to standard output: \(error)")
+        context.printError("\(PromptOptions.sourceVariable): \(error.description)")
         return .cancelled
       }
-      return .success
-    case .cancelled:
-      return .cancelled
-    case .timedOut:
-      context.printError("timed out waiting for the password")
-      return .cancelled
-    case .hungUp:
-      context.printError("the terminal went away before the password was entered")
-      return .cancelled
-    case .confirmationFailed:
+    }
+    let source = SecretSource.firstAvailable(sources)
+    var secret: SecureBuffer
+    do {
+      secret = try source.obtain { context.printError("warning: \($0.description)") }
+    } catch {
+      if let promptError = error.promptError {
+        context.printError(Self.message(for: promptError))
+      } else if let ending = error.ending {
+        if case .cancelled = ending {} else { context.printError(ending.description) }
+      } else {
+        context.printError(error.description)
+      }
       return .cancelled
     }
+    if let limit = caller.maximumAnswerByteCount, secret.count > limit {
+      // From a source, not the field: refuse rather than let ssh cut it.
+      context.printError(
+        "the passphrase is \(secret.count) bytes, and ssh keeps only the first \(limit); "
+          + "nothing was written")
+      return .cancelled
+    }
+    do {
+      try secret.append(count: 1) { $0[0] = 0x0A }
+      try secret.write(to: context.standardOutput)
+    } catch {
+      context.printError(PromptCommand.writeFailureMessage(error))
+      return .cancelled
+    }
+    return .success
+  }
+
+  /// Keeps the field within what `caller` keeps of an answer, with messages
+  /// that say why: a keystroke past it is refused as the field being full, a
+  /// paste as too long.
+  static func limitAnswer(of configuration: inout PromptConfiguration, for caller: AskpassCaller) {
+    guard let limit = caller.maximumAnswerByteCount else { return }
+    configuration.fieldLimits.maxBytes = min(configuration.fieldLimits.maxBytes, limit)
+    configuration.texts.fieldFull =
+      "ssh keeps only the first \(limit) bytes of a passphrase, so it can't be any longer."
+    configuration.texts.pasteTooLong =
+      "Not pasted: ssh keeps only the first \(limit) bytes of a passphrase."
   }
 
   /// Asks yes or no; the status is the answer, nothing is written.

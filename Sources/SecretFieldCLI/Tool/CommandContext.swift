@@ -15,6 +15,9 @@ package struct CommandContext: Sendable {
   package var toolName = "secretfield"
   /// Reads a variable of the environment (`getenv`); tests pass their own.
   package var environmentValue: @Sendable (String) -> String? = { System.environmentValue($0) }
+  /// The name of the program that started this one (`/proc/PPID/comm`), or nil
+  /// when it cannot be read; tests pass their own.
+  package var parentProcessName: @Sendable () -> String? = { System.parentProcessName() }
 
   /// The process's own streams, environment and controlling terminal.
   package init() {}
@@ -26,7 +29,11 @@ package struct CommandContext: Sendable {
   }
 
   /// Writes `text` to standard output. Never a secret.
-  package func printOutput(_ text: String) {
+  ///
+  /// - Returns: the errno when it could not be written (`EPIPE`: the reader
+  ///   is gone), nil when it was.
+  @discardableResult
+  package func printOutput(_ text: String) -> Int32? {
     System.write(text, to: standardOutput)
   }
 

@@ -18,8 +18,15 @@ public protocol TerminalEventHandler: ~Copyable {
     at now: ContinuousClock.Instant, terminal: inout TerminalDevice
   ) throws(PromptError) -> TerminalEventResponse<Ending>
 
-  /// Called after each wait, before what it brought is handled.
-  mutating func woke(at now: ContinuousClock.Instant) -> TerminalEventResponse<Ending>
+  /// A descriptor of the handler's to wait on beside the terminal and the
+  /// relay (a caller's way to take a question back), or nil.
+  var watchedDescriptor: Int32? { get }
+
+  /// Called after each wait, before what it brought is handled; `readiness`
+  /// says what woke it (``Readiness/watched`` for ``watchedDescriptor``).
+  mutating func woke(
+    at now: ContinuousClock.Instant, readiness: Readiness
+  ) throws(PromptError) -> TerminalEventResponse<Ending>
 
   /// A signal the relay caught (stop, continue, resize, or a fatal one, which
   /// `SignalRelay.respond(to:terminal:wipingFirst:)` does not return from).
@@ -46,8 +53,13 @@ extension TerminalEventHandler where Self: ~Copyable {
   /// No wake-up of its own.
   public var wakeTime: ContinuousClock.Instant? { nil }
 
+  /// Nothing to watch but the terminal and the relay.
+  public var watchedDescriptor: Int32? { nil }
+
   /// Nothing to do after a wait.
-  public mutating func woke(at now: ContinuousClock.Instant) -> TerminalEventResponse<Ending> {
+  public mutating func woke(
+    at now: ContinuousClock.Instant, readiness: Readiness
+  ) throws(PromptError) -> TerminalEventResponse<Ending> {
     .proceed
   }
 }

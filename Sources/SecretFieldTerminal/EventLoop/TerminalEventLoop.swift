@@ -5,7 +5,8 @@ import SecureMemory
 /// signal, key event and wake-up to a ``TerminalEventHandler``.
 ///
 /// One turn: ``TerminalEventHandler/prepare(at:terminal:)``; one `poll(2)` on
-/// the terminal and the relay's self-pipe until the earliest of the decoder's
+/// the terminal, the relay's self-pipe (and the handler's
+/// ``TerminalEventHandler/watchedDescriptor``, if any) until the earliest of the decoder's
 /// deadline (a lone Esc, a split sequence) and the handler's
 /// ``TerminalEventHandler/wakeTime``; the signals caught; one `read(2)` into
 /// the decoder's secure input; every event decoded; then one
@@ -36,8 +37,9 @@ public enum TerminalEventLoop {
       if needsRedraw { try handler.redraw(terminal: &terminal) }
       needsRedraw = false
       let wake = earliest(decoderDeadline, handler.wakeTime)
-      let readiness = try terminal.waitForInput(or: relay, until: wake)
-      switch handler.woke(at: .now) {
+      let readiness = try terminal.waitForInput(
+        or: relay, watching: handler.watchedDescriptor, until: wake)
+      switch try handler.woke(at: .now, readiness: readiness) {
       case .proceed: break
       case .redraw: needsRedraw = true
       case .end(let ending): return ending

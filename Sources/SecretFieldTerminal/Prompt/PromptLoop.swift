@@ -44,6 +44,8 @@ struct PromptLoop: ~Copyable {
   /// The caller's work once the prompt is on the screen (see
   /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:)``); called once.
   var afterFirstDraw: (() -> Void)?
+  /// How the caller may take the question back while it is asked.
+  var withdrawal: PromptWithdrawal?
   /// The caller's annotation of each edit, for the entry being run.
   var annotate: ((borrowing SecretFieldState) -> String?)?
 
@@ -69,6 +71,7 @@ struct PromptLoop: ~Copyable {
     case cancelled(PromptCancellation)
     case timedOut
     case hungUp
+    case withdrawn
   }
 
   // MARK: The prompt
@@ -88,6 +91,7 @@ struct PromptLoop: ~Copyable {
       case .cancelled(let cancellation): return .cancelled(cancellation)
       case .timedOut: return .timedOut
       case .hungUp: return .hungUp
+      case .withdrawn: return .withdrawn
       case .submitted: break
       }
       let entry = try copyOfField()
@@ -130,6 +134,13 @@ struct PromptLoop: ~Copyable {
     }
     self.annotate = annotate
     return try TerminalEventLoop.run(&self, terminal: &terminal, relay: relay, decoder: &decoder)
+  }
+
+  /// True when the caller took the question back: its deadline passed, or its
+  /// descriptor woke the wait and its check says so.
+  func isWithdrawn(_ withdrawal: PromptWithdrawal, readiness: Readiness) -> Bool {
+    if let deadline = withdrawal.deadline, ContinuousClock.now >= deadline { return true }
+    return readiness.contains(.watched) && withdrawal.isWithdrawn()
   }
 
   /// `EIO`: what `read(2)` reports once a terminal has hung up.
@@ -392,8 +403,11 @@ extension PromptLoop: TerminalEventHandler {
     let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
     var wake = TerminalEventLoop.earliest(deadline, revealEndsAt)
     wake = TerminalEventLoop.earliest(wake, foregroundCheck)
-    return TerminalEventLoop.earliest(wake, handshake.deadline)
+    wake = TerminalEventLoop.earliest(wake, handshake.deadline)
+    return TerminalEventLoop.earliest(wake, withdrawal?.deadline)
   }
+
+  var watchedDescriptor: Int32? { withdrawal?.descriptor }
 
   var hangUpEnding: EntryEnd { .hungUp }
 
@@ -414,8 +428,14 @@ extension PromptLoop: TerminalEventHandler {
     return .proceed
   }
 
-  mutating func woke(at now: ContinuousClock.Instant) -> TerminalEventResponse<EntryEnd> {
+  mutating func woke(
+    at now: ContinuousClock.Instant, readiness: Readiness
+  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
     handshake.expire(at: now)
+    if let withdrawal, isWithdrawn(withdrawal, readiness: readiness) {
+      try finish()
+      return .end(.withdrawn)
+    }
     return .redraw
   }
 
