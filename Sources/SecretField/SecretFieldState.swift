@@ -15,7 +15,7 @@ public import SecureMemory
 ///
 /// How the text is shown (``obfuscationMode``) is separate from the text: toggling
 /// the reveal never touches the text, the caret or the selection. The model reads
-/// no clock and does no I/O: time is an argument (``insert(_:at:)``,
+/// no clock and does no I/O: time is an argument (``insert(_:at:)-(UnsafeRawBufferPointer,_)``,
 /// ``render(at:)``), so behaviour over time is deterministic and testable.
 ///
 /// Every method that throws ``FieldError`` leaves the field exactly as it was.
