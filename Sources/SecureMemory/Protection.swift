@@ -11,7 +11,10 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// A no-access page sits directly before and after the data pages, so an
   /// overrun by one byte faults instead of reading a neighbour.
   public var hasGuardPages: Bool
-  /// A forked child sees zeros in place of the data pages (`MADV_WIPEONFORK`).
+  /// A forked child cannot read the bytes: with sodium memory it sees zeros in
+  /// place of the data pages (`MADV_WIPEONFORK`); with secret memory it has no
+  /// mapping there at all and faults on a touch (`MADV_DONTFORK`, since the
+  /// kernel refuses `MADV_WIPEONFORK` on shared mappings).
   public var isWipedOnFork: Bool
   /// Outside an access window the data pages are no-access (`PROT_NONE`).
   ///
@@ -20,8 +23,21 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// is left that way, because changing its protection per window could need a
   /// new mapping the process does not have.
   public var isInaccessibleOutsideWindows: Bool
+  /// Which memory holds the bytes: ``SecureStorage/sodium`` or
+  /// ``SecureStorage/secretMemory``, never `strongestAvailable`.
+  public var storage: SecureStorage = .sodium
+  /// Not even the kernel can read the bytes on another's behalf: a read of the
+  /// data pages through `/proc/self/mem` failed with `EIO` when the buffer was
+  /// made. Root, `CAP_SYS_PTRACE` and `process_vm_readv` readers fail the same
+  /// way. True only for secret memory; sodium memory reads fine there.
+  public var isHiddenFromKernel = false
+  /// Why a ``SecureStorage/strongestAvailable`` buffer is not in secret memory:
+  /// the error that allocating secret memory gave. Nil when secret memory was
+  /// used or not asked for.
+  public var secretMemoryFallback: SecureMemoryError?
 
-  /// Every protection holds.
+  /// Every protection ``LockPolicy/required`` demands holds (hiding from the
+  /// kernel is asked for with ``SecureStorage``, not with the lock policy).
   public var isComplete: Bool {
     isLocked && isExcludedFromCoreDumps && hasGuardPages && isWipedOnFork
       && isInaccessibleOutsideWindows
@@ -32,13 +48,21 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
     isLocked: true, isExcludedFromCoreDumps: true, hasGuardPages: true, isWipedOnFork: true,
     isInaccessibleOutsideWindows: true)
 
-  /// A line such as `locked, no core dump, guarded, wiped on fork, no access`,
-  /// with `not` before each protection that is missing.
+  /// A line such as `sodium: locked, no core dump, guarded, wiped on fork, no
+  /// access outside windows`, with `not` before each protection that is missing,
+  /// and for a fall-back the reason secret memory was not used.
   public var description: String {
-    [
+    let isSecret = storage == .secretMemory
+    let claims = [
       (isLocked, "locked"), (isExcludedFromCoreDumps, "no core dump"),
-      (hasGuardPages, "guarded"), (isWipedOnFork, "wiped on fork"),
+      (hasGuardPages, "guarded"),
+      (isWipedOnFork, isSecret ? "not inherited on fork" : "wiped on fork"),
       (isInaccessibleOutsideWindows, "no access outside windows"),
     ].map { $0.0 ? $0.1 : "not \($0.1)" }.joined(separator: ", ")
+    let hidden =
+      isSecret
+      ? (isHiddenFromKernel ? ", hidden from the kernel" : ", not hidden from the kernel") : ""
+    let fallback = secretMemoryFallback.map { " (no secret memory: \($0.description))" } ?? ""
+    return "\(storage): \(claims)\(hidden)\(fallback)"
   }
 }

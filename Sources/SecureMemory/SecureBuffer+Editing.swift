@@ -70,14 +70,15 @@ extension SecureBuffer {
     try moveToNewRegion(capacity: max(minimumCapacity, capacity * 2))
   }
 
-  /// Copies the bytes into a new guarded region, then wipes and frees
-  /// the old one: the bytes never pass through ordinary memory.
+  /// Copies the bytes into a new guarded region of the same backing, then wipes
+  /// and frees the old one: the bytes never pass through ordinary memory.
   private mutating func moveToNewRegion(capacity newCapacity: Int) throws(SecureMemoryError) {
     let (newRegion, newProtection) = try GuardedRegion.allocate(
-      minimumCapacity: newCapacity, policy: policy)
+      minimumCapacity: newCapacity, policy: policy, storage: region.storage)
     let oldRegion = region
     gate.openRead(oldRegion)
     var protection = newProtection
+    protection.secretMemoryFallback = gate.protection.secretMemoryFallback
     if protection.isInaccessibleOutsideWindows {
       precondition(newRegion.protectReadWrite(), "SecureBuffer: mprotect on a new region failed")
     }
