@@ -139,6 +139,7 @@ public struct AskpassCommand: Command {
       return .cancelled
     }
     var configuration = PromptConfiguration(prompt: promptLines.prompt)
+    configuration.storage = ToolMemory.storage
     configuration.description = promptLines.description
     configuration.terminalPath = context.terminalPath
     let result: PromptResult

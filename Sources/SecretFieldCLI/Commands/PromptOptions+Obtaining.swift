@@ -15,7 +15,7 @@ extension PromptOptions {
       if readsStandardInput {
         result = try PasswordPrompt.readLine(
           from: context.standardInput, maximumCount: configuration.fieldLimits.maxBytes,
-          timeout: timeout)
+          timeout: timeout, storage: configuration.storage)
       } else {
         result = try PasswordPrompt(configuration).run()
       }

@@ -51,8 +51,9 @@ public final class AssuanConnection {
     self.input = input
     self.output = output
     do {
-      incoming = try SecureBuffer(capacity: AssuanLine.maximumLength + Self.readSize)
-      outgoing = try SecureBuffer(capacity: AssuanLine.maximumLength)
+      incoming = try SecureBuffer(
+        capacity: AssuanLine.maximumLength + Self.readSize, storage: ToolMemory.storage)
+      outgoing = try SecureBuffer(capacity: AssuanLine.maximumLength, storage: ToolMemory.storage)
     } catch {
       throw .memory(error)
     }
