@@ -26,10 +26,11 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// Which memory holds the bytes: ``SecureStorage/sodium`` or
   /// ``SecureStorage/secretMemory``, never `strongestAvailable`.
   public var storage: SecureStorage = .sodium
-  /// Not even the kernel can read the bytes on another's behalf: a read of the
-  /// data pages through `/proc/self/mem` failed with `EIO` when the buffer was
-  /// made. Root, `CAP_SYS_PTRACE` and `process_vm_readv` readers fail the same
-  /// way. True only for secret memory; sodium memory reads fine there.
+  /// Not even the kernel can read the bytes on another's behalf: when the
+  /// buffer was made, a read of its data pages through the kernel
+  /// (`process_vm_readv`, the page lookup `/proc/PID/mem` and `ptrace` share)
+  /// failed. Root and `CAP_SYS_PTRACE` readers fail the same way (`EIO` from
+  /// `/proc/PID/mem`). True only for secret memory; sodium memory reads fine.
   public var isHiddenFromKernel = false
   /// Why a ``SecureStorage/strongestAvailable`` buffer is not in secret memory:
   /// the error that allocating secret memory gave. Nil when secret memory was

@@ -187,8 +187,8 @@ extension GuardedRegion {
   /// Maps secret memory (``SecretMemoryRegion``), writes the canary, then
   /// proves each protection: guard pages by `mprotect`, lock and core-dump
   /// exclusion by the kernel's marks, no inheritance by `MADV_DONTFORK`,
-  /// no access by `mprotect`, hiding from the kernel by a failed read of
-  /// `/proc/self/mem`.
+  /// no access by `mprotect`, hiding from the kernel by a read through the kernel that fails
+  /// (`process_vm_readv`).
   private static func allocateSecretMemory(
     capacity: Int, policy: LockPolicy
   ) throws(SecureMemoryError) -> (GuardedRegion, Protection) {
@@ -220,7 +220,7 @@ extension GuardedRegion {
     }
     let isHidden = check(pages.isHiddenFromKernel ? nil : EIO) { _ in
       .protectionFailed(
-        "hiding secret memory from the kernel (a read of /proc/self/mem succeeded)", errno: 0)
+        "hiding secret memory from the kernel (process_vm_readv read it)", errno: 0)
     }
     let isInaccessible = check(region.protectNoAccess() ? nil : Kernel.errno) {
       .protectionFailed("making secret memory no-access (mprotect)", errno: $0)

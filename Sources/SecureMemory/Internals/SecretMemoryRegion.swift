@@ -77,13 +77,11 @@ struct SecretMemoryRegion {
     Kernel.omitFromFork(pages, byteCount)
   }
 
-  /// True only when the kernel fails to read the first data page for a reader:
-  /// `EIO` from `/proc/self/mem`, or `EFAULT` from `process_vm_readv` where this
-  /// process may not open that file (see ``Kernel/kernelReadError(at:)``). Ask
-  /// while the pages are readable.
+  /// True only when the kernel refuses to read the first data page for a
+  /// reader (`process_vm_readv` fails with `EFAULT`; see
+  /// ``Kernel/kernelReadError(at:)``). Ask while the pages are readable.
   var isHiddenFromKernel: Bool {
-    let error = Kernel.kernelReadError(at: pages)
-    return error == EIO || error == EFAULT
+    Kernel.kernelReadError(at: pages) == EFAULT
   }
 
   /// Zeroes every data page (`sodium_memzero`), then unmaps the guards and the
