@@ -3,7 +3,7 @@ import SecureMemory
 /// `alloc_free_64`: what a 64-byte `SecureBuffer` costs to create and drop,
 /// beside raw libsodium, and what its verifying system calls cost on their own.
 ///
-/// Five variants, interleaved:
+/// Six variants, interleaved:
 /// - `SecureBuffer(capacity: 64)` created and dropped: `sodium_malloc`, the six
 ///   verifying calls, the gate, the owner's pid, `sodium_free`;
 /// - raw `sodium_malloc(64)` + `memset` + `sodium_free` (the floor);
@@ -13,11 +13,13 @@ import SecureMemory
 /// - `SecureBuffer(capacity: 64, storage: .secretMemory)` created and dropped
 ///   (`alloc_free_64_secret`): `memfd_secret`, `ftruncate`, two `mmap`,
 ///   `close`, the first touch (the kernel takes the page out of its direct
-///   map), five verifying calls, the wipe and one `munmap`.
+///   map), five verifying calls, the wipe and one `munmap`;
+/// - the raw secret-memory floor (`alloc_free_64_secret_raw`): the same
+///   mapping calls, touch and `munmap` by hand, with no verification or wipe.
 struct AllocationBenchmarks: BenchmarkGroup {
   let names = [
     "alloc_free_64", "alloc_free_64_raw_verified", "alloc_free_64_verification",
-    "alloc_free_64_secret",
+    "alloc_free_64_secret", "alloc_free_64_secret_raw",
   ]
 
   static let size = 64
@@ -31,7 +33,10 @@ struct AllocationBenchmarks: BenchmarkGroup {
 
     let rawLabel = "sodium_malloc+memset+sodium_free"
     let measurements = sampler.measure(
-      ["SecureBuffer", rawLabel, "raw+verification", "verification", "secret memory"]
+      [
+        "SecureBuffer", rawLabel, "raw+verification", "verification", "secret memory",
+        "raw secret memory",
+      ]
     ) { variant, iterations in
       switch variant {
       case 0:
@@ -53,11 +58,13 @@ struct AllocationBenchmarks: BenchmarkGroup {
         }
       case 3:
         for _ in 0..<iterations { live.applyVerificationCalls() }
-      default:
+      case 4:
         for _ in 0..<iterations {
           let buffer = try! SecureBuffer(capacity: Self.size, storage: .secretMemory)
           blackhole(buffer.capacity)
         }
+      default:
+        for _ in 0..<iterations { RawSecretMemoryRegion.allocateTouchAndFree() }
       }
     }
     let raw = (label: rawLabel, measurement: measurements[1])
@@ -75,6 +82,10 @@ struct AllocationBenchmarks: BenchmarkGroup {
         "alloc_free_64_secret", measurements[4], baseline: raw,
         note: "SecureBuffer(capacity: 64, storage: .secretMemory); "
           + "alloc_free_64 in the same run: \(measurements[0].nanosecondsPerIteration.median) ns"),
+      .timed(
+        "alloc_free_64_secret_raw", measurements[5], baseline: raw,
+        note: "memfd_secret+ftruncate+mmap x2+close+first touch+munmap by hand: the floor "
+          + "of a secret-memory buffer, what the kernel's direct-map change costs"),
     ]
   }
 }

@@ -185,7 +185,7 @@ extension GuardedRegion {
   }()
 
   /// Maps secret memory (``SecretMemoryRegion``), writes the canary, then
-  /// proves each protection: guard pages by `mprotect`, lock and core-dump
+  /// proves each protection: guard pages by the checked reservation, lock and core-dump
   /// exclusion by the kernel's marks, no inheritance by `MADV_DONTFORK`,
   /// no access by `mprotect`, hiding from the kernel by a read through the kernel that fails
   /// (`process_vm_readv`).
@@ -204,10 +204,10 @@ extension GuardedRegion {
       failures.append(failure(errno))
       return false
     }
-    let pageSize = Kernel.pageSize
-    let hasGuardPages =
-      check(Kernel.protectNone(pages.guardBefore, pageSize), SecureMemoryError.guardPagesMissing)
-      && check(Kernel.protectNone(pages.guardAfter, pageSize), SecureMemoryError.guardPagesMissing)
+    // The guards are the ends of a reservation this module mapped `PROT_NONE`
+    // itself, with the result checked, and nothing changes them: unlike
+    // `sodium_malloc`'s, there is no ignored `mprotect` to apply again.
+    let hasGuardPages = true
     let marks = SecretMemoryRegion.kernelMarks
     let isLocked = check(marks.isLocked ? nil : EPERM) {
       .protectionFailed("locking secret memory (the kernel's smaps shows no `lo`)", errno: $0)
