@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// - Complexity: creating and dropping a buffer costs one `sodium_malloc` and
 ///   `sodium_free` (four mappings, about 25 µs) plus six verifying system calls,
-///   or for secret memory three mappings and about ten system calls (about 1.3
+///   or for secret memory three mappings and about ten system calls (about 1.7
 ///   times as long); each window costs two `mprotect` calls.
 public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   // Sendable: readers only touch `region` through `gate`, which serialises the

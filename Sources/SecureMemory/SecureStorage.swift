@@ -10,7 +10,7 @@
 ///
 /// The cost of secret memory: the kernel refuses to hibernate while any of it is
 /// mapped, every buffer counts against `RLIMIT_MEMLOCK` even for root's
-/// processes without `CAP_IPC_LOCK`, and an allocation takes about 1.3 times as
+/// processes without `CAP_IPC_LOCK`, and an allocation takes about 1.7 times as
 /// long as a `sodium_malloc`. That is why the library's default stays
 /// ``sodium`` for long-lived processes, while short-lived tools such as a
 /// password prompt ask for ``strongestAvailable``.

@@ -17,7 +17,7 @@ import Glibc
 ///
 /// - Complexity: ``map(byteCount:)`` makes five system calls (`memfd_secret`,
 ///   `ftruncate`, two `mmap`, `close`); the kernel takes each page out of its
-///   direct map when it is first touched. About 1.3 times a `sodium_malloc`.
+///   direct map when it is first touched. About 1.7 times a `sodium_malloc`.
 struct SecretMemoryRegion {
   /// The first data page.
   let pages: UnsafeMutableRawPointer
