@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "SecureMemory", targets: ["SecureMemory"]),
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
+    .library(name: "Pinentry", targets: ["Pinentry"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
@@ -32,8 +33,10 @@ let package = Package(
     .target(
       name: "SecretFieldTerminal", dependencies: ["SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
+    .target(name: "Pinentry", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
-      name: "SecretFieldCLI", dependencies: ["SecretFieldTerminal", "SecretField", "SecureMemory"],
+      name: "SecretFieldCLI",
+      dependencies: ["SecretFieldTerminal", "Pinentry", "SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
@@ -60,6 +63,13 @@ let package = Package(
         "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "LibraryExamples",
+      // The README's Swift snippets, compiled; ReadmeSnippetTests checks they match.
+      dependencies: ["SecureMemory", "SecretField", "SecretFieldTerminal"],
+      path: "Examples/LibraryExamples",
       swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -96,14 +106,21 @@ let package = Package(
     ),
     .executableTarget(
       name: "PinentryScripted",
-      dependencies: ["SecretFieldCLI", "SecureMemory"],
+      dependencies: ["Pinentry", "SecureMemory"],
       path: "Tests/PinentryScripted",
+      swiftSettings: swiftSettings
+    ),
+    // The Assuan side alone, driven by a scripted front end: no terminal code linked.
+    .testTarget(
+      name: "PinentryProtocolTests",
+      dependencies: ["Pinentry", "SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "PinentryTests",
       dependencies: [
-        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "TestSupport", "PTYSupport",
+        "SecretFieldCLI", "Pinentry", "SecretFieldTerminal", "SecureMemory", "TestSupport",
+        "PTYSupport",
         "PinentryScripted", "pinentry-secretfield",
       ],
       swiftSettings: swiftSettings

@@ -62,15 +62,15 @@ public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension FieldError {
   static let copyRefused = FieldError(
-    .copyRefused, "copying is turned off for this password field (FieldPolicy.noCopy)")
+    .copyRefused, "copying is turned off for this password field")
   static let cutRefused = FieldError(
-    .cutRefused, "cutting is turned off for this password field (FieldPolicy.noCut)")
+    .cutRefused, "cutting is turned off for this password field")
   static let pasteRefused = FieldError(
-    .pasteRefused, "pasting is turned off for this password field (FieldPolicy.noPaste)")
+    .pasteRefused, "pasting is turned off for this password field")
   static let revealRefused = FieldError(
     .revealRefused,
-    "the password cannot be shown while the screen is being recorded or shared "
-      + "(FieldPolicy.maskOnCapture); stop the recording, then try again")
+    "the password cannot be shown while the screen is being recorded or shared; "
+      + "stop the recording, then try again")
   static let invalidUTF8 = FieldError(
     .invalidUTF8, "the text is not valid UTF-8; nothing was inserted")
   static let controlCharacter = FieldError(

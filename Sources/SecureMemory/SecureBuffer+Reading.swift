@@ -64,3 +64,48 @@ extension SecureBuffer {
     return Int32(clamping: max(0, total))
   }
 }
+
+/// What one ``SecureBuffer/read(from:upTo:)`` found.
+public enum ReadToEndOutcome: Sendable, Hashable {
+  /// The descriptor reported end of file: everything it had is in the buffer.
+  case endOfFile
+  /// The limit was reached before end of file; more may follow.
+  case limitReached
+}
+
+extension SecureBuffer {
+  /// Appends what `descriptor` holds until end of file, or until `limit` bytes
+  /// were appended, straight into the buffer's spare capacity.
+  ///
+  /// For a file or a pipe whose whole content is the secret. Blocks in
+  /// `read(2)` (no `poll`, no timeout; retries `EINTR`), a read-write window
+  /// open only around each `read`. Grows geometrically as the bytes arrive,
+  /// never past `limit`.
+  ///
+  /// To learn whether a source is longer than `n` bytes, read up to `n + 1`.
+  ///
+  /// - Throws: ``SecureMemoryError`` with code `readFailed` for an error from
+  ///   `read`, or from growing; what was appended stays in the buffer.
+  @discardableResult
+  public mutating func read(
+    from descriptor: Int32, upTo limit: Int
+  ) throws(SecureMemoryError) -> ReadToEndOutcome {
+    precondition(limit >= 0, "SecureBuffer.read(from:upTo:) needs a limit of 0 or more")
+    let end = count + limit
+    while count < end {
+      if count == capacity { try grow(toAtLeast: min(end, max(count + 256, capacity * 2))) }
+      let offset = count
+      let room = min(capacity, end) - offset
+      let result = withWritableRegion { region in
+        Glibc.read(descriptor, region.start + offset, room)
+      }
+      if result < 0 {
+        if Kernel.errno == EINTR { continue }
+        throw .readFailed(errno: Kernel.errno)
+      }
+      if result == 0 { return .endOfFile }
+      count += result
+    }
+    return .limitReached
+  }
+}

@@ -20,11 +20,18 @@ public struct SecureMemoryError: Error, Sendable, Hashable, CustomStringConverti
     /// The kernel refused the mapping for a new buffer.
     public static let allocationFailed = Code(.allocationFailed)
     /// The buffer could not be locked in RAM (`RLIMIT_MEMLOCK`).
+    ///
+    /// The message tells the end user how to raise the limit. A program that
+    /// can go on without the lock allocates with ``LockPolicy/bestEffort`` and
+    /// reads ``SecureBuffer/protection`` instead.
     public static let lockFailed = Code(.lockFailed)
     /// The kernel does not offer secret memory (`memfd_secret` failed with
     /// `ENOSYS`: before Linux 5.14, or booted without `secretmem.enable`).
     public static let secretMemoryUnavailable = Code(.secretMemoryUnavailable)
     /// The guard pages around the buffer are missing (`vm.max_map_count`).
+    ///
+    /// A program that can go on without them allocates with
+    /// ``LockPolicy/bestEffort`` (the buffer is then usually left read-write).
     public static let guardPagesMissing = Code(.guardPagesMissing)
     /// A page protection or advice the buffer needs did not take effect.
     public static let protectionFailed = Code(.protectionFailed)
@@ -78,8 +85,7 @@ extension SecureMemoryError {
     return Self(
       .lockFailed, errno: errno,
       "could not lock secret memory in RAM (\(Kernel.describe(errno))): the locked memory limit "
-        + "(RLIMIT_MEMLOCK) is \(limit); raise it with `ulimit -l` or in /etc/security/limits.conf, "
-        + "or allocate with `locking: .bestEffort` to go on without the lock")
+        + "(RLIMIT_MEMLOCK) is \(limit); raise it with `ulimit -l` or in /etc/security/limits.conf")
   }
 
   /// `memfd_secret` itself failed.
@@ -127,7 +133,7 @@ extension SecureMemoryError {
       .guardPagesMissing, errno: errno,
       "the guard pages around secret memory could not be kept (\(Kernel.describe(errno))): the "
         + "process is out of memory mappings (vm.max_map_count); free other buffers or raise "
-        + "`sysctl vm.max_map_count`, or allocate with `locking: .bestEffort`")
+        + "`sysctl vm.max_map_count`")
   }
 
   static func protectionFailed(_ what: String, errno: Int32) -> Self {

@@ -1,5 +1,5 @@
 import Glibc
-import SecretFieldCLI
+import Pinentry
 import SecureMemory
 
 /// A pinentry for tests against a real gpg-agent, before the terminal prompt

@@ -1,4 +1,5 @@
 import Glibc
+import Pinentry
 import SecretFieldCLI
 import SecureMemory
 import TestSupport

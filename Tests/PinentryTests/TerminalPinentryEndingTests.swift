@@ -1,5 +1,6 @@
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 private let canRun = access(pinentrySecretfield, X_OK) == 0 && access("/usr/bin/setsid", X_OK) == 0

@@ -1,3 +1,4 @@
+import Pinentry
 import SecretFieldCLI
 import SecretFieldTerminal
 import Testing

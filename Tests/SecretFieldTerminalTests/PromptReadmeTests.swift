@@ -9,11 +9,13 @@ func readmePromptExample(terminalPath: String) throws(PromptError) {
   configuration.confirmation = .init(prompt: "Again:", maximumAttempts: 3)
   configuration.timeout = .seconds(60)
   configuration.terminalPath = terminalPath
-  let result = try PasswordPrompt(configuration).run()  // on /dev/tty
-  switch consume result {
-  case .submitted(let secret): try? secret.write(to: 1)  // a SecureBuffer, no copy
-  case .cancelled(.interrupt): break  // ^C; .escape, .endOfInput
-  default: break  // .cancelled, .timedOut, .hungUp, .confirmationFailed
+  do {
+    let secret = try PasswordPrompt(configuration).run().secret()  // on /dev/tty
+    try? secret.write(to: 1)  // a SecureBuffer, no copy
+  } catch let ending as PromptEnding {
+    print(ending)  // .cancelled, .timedOut, .hungUp, .confirmationFailed(attempts:)
+  } catch {
+    throw error as! PromptError  // no terminal (the message says what to do)
   }
 }
 
@@ -26,7 +28,8 @@ struct PromptReadmeTests {
       Issue.record("a prompt without a terminal returned")
     } catch {
       #expect(error.code == .noTerminal)
-      #expect(error.description.contains("--stdin"))
+      #expect(error.description.contains("give the secret another way"))
+      #expect(!error.description.contains("--"), "a library's message names no option")
     }
   }
 }

@@ -13,14 +13,16 @@ struct TerminalDeviceTests {
     #expect(error?.code == .noTerminal)
     #expect(error?.errno == ENOENT)
     #expect(error?.description.contains("no terminal to prompt on") == true)
-    #expect(error?.description.contains("--stdin") == true)
+    #expect(error?.description.contains("give the secret another way") == true)
+    #expect(error?.description.contains("--stdin") == false)
   }
 
   @Test("a path that is not a terminal: notATerminal")
   func notATerminal() {
     let error = #expect(throws: PromptError.self) { _ = try TerminalDevice(path: "/dev/null") }
     #expect(error?.code == .notATerminal)
-    #expect(error?.description.contains("--stdin") == true)
+    #expect(error?.description.contains("give the secret another way") == true)
+    #expect(error?.description.contains("--stdin") == false)
   }
 
   @Test("no controlling terminal: /dev/tty cannot be opened, noTerminal")

@@ -177,6 +177,6 @@ struct TerminalSessionTests {
     #expect(try session.waitForExit() == .exited(3))
     let message = String(decoding: try session.capturedOutput(stream: 2), as: UTF8.self)
     #expect(message.contains("no terminal to prompt on"), "\(message)")
-    #expect(message.contains("--stdin"), "\(message)")
+    #expect(message.contains("give the secret another way"), "\(message)")
   }
 }

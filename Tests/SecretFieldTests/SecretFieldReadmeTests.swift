@@ -4,7 +4,7 @@ import Testing
 
 @Suite("The README example")
 struct SecretFieldReadmeTests {
-  @Test("runs as written and does what its comments say")
+  @Test("runs as written (ReadmeSnippetTests checks the lines) and does what its comments say")
   func readmeExample() throws {
     var keys = try SecureBuffer(capacity: 16)
     try Array("hunter2!".utf8).withUnsafeBytes { raw in try keys.append(raw) }
@@ -18,8 +18,7 @@ struct SecretFieldReadmeTests {
     }
 
     var field = try SecretFieldState(obfuscationMode: .revealLastTyped())  // policy: .default
-    // Keys arrive in secure memory; `insert` reads them in place.
-    try keys.withUnsafeBytes { try field.insert($0, at: .now) }
+    try field.insert(keys, at: .now)  // keys arrive in a SecureBuffer and are read in place
     field.deleteBackward()  // a whole character: 👨‍👩‍👧, 🇫🇷 or "e" + accent
     try field.toggleReveal()  // text, caret and selection stay exactly as they are
     let line = field.render(at: .now)  // cells, caret, selection, caps-lock hint; no text
@@ -33,11 +32,11 @@ struct SecretFieldReadmeTests {
       }
     }
     let matches = field.withSecret { password in verify(password) }
-    field.clear()  // wipes the text
+    let password = field.takeSecret()  // the field ends; its buffer moves out, nothing copied
 
     #expect(drawn == ["h", "u", "n", "t", "e", "r", "2"])
     #expect(matches)
-    let isEmpty = field.isEmpty
-    #expect(isEmpty)
+    let taken = password.withUnsafeBytes { Array($0) }
+    #expect(taken == Array("hunter2".utf8))
   }
 }

@@ -54,6 +54,11 @@ public struct AskpassCommand: Command {
       SUDO_ASKPASS=/usr/local/bin/secretfield-askpass sudo -A true
       GIT_ASKPASS=secretfield-askpass git push
 
+    SECRETFIELD_PASSWORD_FROM=SPEC takes the password from SPEC instead of
+    asking, as secretfield prompt --password-from SPEC does (env:VAR, file:PATH,
+    fd:N, stdin, cmd:COMMAND, credential:NAME); a variable or credential that
+    is not set asks on the terminal.
+
     SSH_ASKPASS_PROMPT=confirm asks yes or no instead: y answers yes; n, Esc, ^C
     or ^D answer no. SSH_ASKPASS_PROMPT=none shows PROMPT and waits to be ended
     (ssh ends it).
@@ -142,34 +147,37 @@ public struct AskpassCommand: Command {
     configuration.storage = ToolMemory.storage
     configuration.description = promptLines.description
     configuration.terminalPath = context.terminalPath
-    let result: PromptResult
-    do {
-      result = try PasswordPrompt(configuration).run()
-    } catch {
-      context.printError(Self.message(for: error))
-      return .cancelled
-    }
-    switch consume result {
-    case .submitted(var secret):
+    var sources: [SecretSource] = [.terminal(configuration)]
+    if let specification = context.environmentValue(PromptOptions.sourceVariable) {
       do {
-        try secret.append(count: 1) { $0[0] = 0x0A }
-        try secret.write(to: context.standardOutput)
+        sources.insert(try SecretSource(specification: specification), at: 0)
       } catch {
-        context.printError("could not write the password to standard output: \(error)")
+        context.printError("\(PromptOptions.sourceVariable): \(error.description)")
         return .cancelled
       }
-      return .success
-    case .cancelled:
-      return .cancelled
-    case .timedOut:
-      context.printError("timed out waiting for the password")
-      return .cancelled
-    case .hungUp:
-      context.printError("the terminal went away before the password was entered")
-      return .cancelled
-    case .confirmationFailed:
+    }
+    let source = SecretSource.firstAvailable(sources)
+    var secret: SecureBuffer
+    do {
+      secret = try source.obtain { context.printError("warning: \($0.description)") }
+    } catch {
+      if let promptError = error.promptError {
+        context.printError(Self.message(for: promptError))
+      } else if let ending = error.ending {
+        if case .cancelled = ending {} else { context.printError(ending.description) }
+      } else {
+        context.printError(error.description)
+      }
       return .cancelled
     }
+    do {
+      try secret.append(count: 1) { $0[0] = 0x0A }
+      try secret.write(to: context.standardOutput)
+    } catch {
+      context.printError(PromptCommand.writeFailureMessage(error))
+      return .cancelled
+    }
+    return .success
   }
 
   /// Asks yes or no; the status is the answer, nothing is written.

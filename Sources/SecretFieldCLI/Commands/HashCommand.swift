@@ -21,7 +21,8 @@ public struct HashCommand: Command {
                        (256 MiB, about 0.4 s) or sensitive (1 GiB, about 3 s)
     \(PromptOptions.help)
 
-    Exit status: 0 printed; 1 cancelled or hashing failed; 2 usage error; 3 no
+    Exit status: 0 printed; 1 cancelled, a --password-from source failed, or
+    hashing failed; 2 usage error; 3 no
     terminal; 4 the two entries differed 3 times; 124 timed out.
     """
 

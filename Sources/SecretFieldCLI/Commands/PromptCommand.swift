@@ -28,7 +28,8 @@ public struct PromptCommand: Command {
 
     \(PromptOptions.keys)
 
-    Exit status: 0 written; 1 cancelled; 2 usage error; 3 no terminal, or standard
+    Exit status: 0 written; 1 cancelled, a --password-from source failed, or
+    standard output was closed; 2 usage error; 3 no terminal, or standard
     output is a terminal; 4 the entries differed; 124 timed out. A signal (INT,
     TERM, HUP) ends it by that signal, after the terminal is restored.
     """
@@ -93,11 +94,20 @@ public struct PromptCommand: Command {
         try secret.append(count: 1) { $0[0] = 0x0A }
         try secret.write(to: context.standardOutput)
       } catch {
-        context.printError(
-          "could not write the password to standard output: \(error)", command: Self.name)
+        context.printError(Self.writeFailureMessage(error), command: Self.name)
         return .cancelled
       }
       return .success
     }
+  }
+
+  /// What to say when the password could not be written: a closed pipe in
+  /// words, else the error.
+  static func writeFailureMessage(_ error: any Error) -> String {
+    if (error as? SecureMemoryError)?.errno == SystemError.brokenPipe {
+      return "standard output was closed before the password could be written (the program "
+        + "reading it has exited); nothing was written"
+    }
+    return "could not write the password to standard output: \(error)"
   }
 }

@@ -2,56 +2,100 @@ public import SecretFieldTerminal
 import SecretField
 
 extension PromptOptions {
-  /// Asks for the password as these options say: on the terminal with
-  /// `configuration`, or one line of standard input. Prints why there is none,
-  /// unless the user cancelled.
+  /// Obtains the password as these options say: from the first
+  /// `--password-from` source that is set, else on the terminal with
+  /// `configuration` (unless `--no-prompt`). Prints why there is none, unless
+  /// the user cancelled, and any warning about a source.
   ///
   /// - Parameter command: the command's name, for messages.
   public func obtainSecret(
-    configuration: PromptConfiguration, context: CommandContext, command: String
+    configuration: PromptConfiguration, context: CommandContext, command: String?
   ) -> SecretOutcome {
-    let result: PromptResult
-    do {
-      if readsStandardInput {
-        result = try PasswordPrompt.readLine(
-          from: context.standardInput, maximumCount: configuration.fieldLimits.maxBytes,
-          timeout: timeout, storage: configuration.storage)
-      } else {
-        result = try PasswordPrompt(configuration).run()
+    // Standard input is the context's (a test's or an embedder's), and
+    // --timeout bounds a command as it bounds the prompt.
+    let sources = passwordSources.map { source -> SecretSource in
+      switch source {
+      case .standardInput where context.standardInput != 0: .descriptor(context.standardInput)
+      case .command(let arguments, _) where timeout != nil:
+        .command(arguments, timeout: timeout!)
+      default: source
       }
-    } catch {
-      context.printError(error.description, command: command)
-      return .ended(Self.status(for: error, readingStandardInput: readsStandardInput))
     }
-    switch consume result {
-    case .submitted(let secret):
+    let candidates = promptsWhenNoneSet ? sources + [.terminal(configuration)] : sources
+    let source = SecretSource.firstAvailable(candidates)
+    do {
+      let secret = try source.obtain(
+        maximumByteCount: configuration.fieldLimits.maxBytes, lineTimeout: timeout,
+        storage: configuration.storage
+      ) { warning in
+        context.printError("warning: \(warning.description)", command: command)
+      }
       return .secret(secret)
-    case .cancelled:
-      return .ended(.cancelled)
-    case .timedOut:
-      context.printError("timed out waiting for the password", command: command)
-      return .ended(.timedOut)
-    case .hungUp:
-      context.printError(
-        "the terminal went away before the password was entered", command: command)
-      return .ended(.noTerminal)
-    case .confirmationFailed(let attempts):
-      context.printError(
-        "the two entries differed \(attempts) times; nothing was taken", command: command)
-      return .ended(.mismatch)
+    } catch {
+      if let message = Self.message(for: error, noPrompt: !promptsWhenNoneSet) {
+        context.printError(message, command: command)
+      }
+      return .ended(Self.status(for: error, source: source))
+    }
+  }
+
+  /// What to print for `error`: the library's words, with the tool's own hints
+  /// (its options); nil for a cancel by the user, which needs no message.
+  static func message(for error: SecretSourceError, noPrompt: Bool) -> String? {
+    switch error.code {
+    case .promptEnded where error.ending.map(Self.isCancel) ?? false:
+      return nil
+    case .promptFailed:
+      switch error.promptError?.code {
+      case .noTerminal?, .notATerminal?:
+        return "\(error.description.split(separator: ";").first ?? ""); run this from a "
+          + "terminal, or give the password with --stdin or --password-from"
+      default:
+        return error.description
+      }
+    case .notSet where noPrompt:
+      return "\(error.description), and --no-prompt forbids asking on the terminal"
+    default:
+      return error.description
+    }
+  }
+
+  private static func isCancel(_ ending: PromptEnding) -> Bool {
+    if case .cancelled = ending { return true }
+    return false
+  }
+
+  /// The exit status for `error`, the README's table: 3 for every failure of
+  /// the terminal, 124 for a timeout, 4 for confirmations that differed, 2 for
+  /// a `--stdin` line too long, 1 for the rest (a cancel, a source that is set
+  /// but fails).
+  static func status(for error: SecretSourceError, source: SecretSource) -> ExitStatus {
+    switch error.code {
+    case .promptEnded:
+      switch error.ending {
+      case .timedOut?: return .timedOut
+      case .hungUp?: return .noTerminal
+      case .confirmationFailed?: return .mismatch
+      default: return .cancelled
+      }
+    case .promptFailed:
+      return error.promptError.map(status(forPromptError:)) ?? .cancelled
+    case .tooLong:
+      switch source {
+      case .standardInput, .descriptor: return .usageError
+      default: return .cancelled
+      }
+    default:
+      return .cancelled
     }
   }
 
   /// The exit status for a prompt that could not run: 3 for every failure of
-  /// the terminal, 2 for a line too long, 1 for the rest.
-  static func status(for error: PromptError, readingStandardInput: Bool) -> ExitStatus {
+  /// the terminal, 1 for the rest.
+  static func status(forPromptError error: PromptError) -> ExitStatus {
     switch error.code {
-    case .noTerminal, .notATerminal, .terminalModesFailed, .writeFailed:
+    case .noTerminal, .notATerminal, .terminalModesFailed, .writeFailed, .readFailed:
       return .noTerminal
-    case .readFailed:
-      return readingStandardInput ? .cancelled : .noTerminal
-    case .inputTooLong:
-      return .usageError
     default:
       return .cancelled
     }

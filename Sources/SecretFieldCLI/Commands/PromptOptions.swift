@@ -1,15 +1,25 @@
-import SecretFieldTerminal
+public import SecretFieldTerminal
 
 /// The options of every command that asks for a password: where the password
 /// comes from and how the prompt behaves.
 public struct PromptOptions: Sendable, Hashable {
+  /// The variable the askpass reads a `--password-from` specification from,
+  /// since its callers (ssh, sudo, git) pass it no options.
+  public static let sourceVariable = "SECRETFIELD_PASSWORD_FROM"
+
   /// The prompt's text (`--prompt TEXT`, or the command's TEXT argument); nil
   /// for the command's default.
   public var text: String?
   /// Give up after this long (`--timeout S`).
   public var timeout: Duration?
-  /// Read one line from standard input instead of prompting (`--stdin`).
-  public var readsStandardInput = false
+  /// Where the password may come from before the prompt, in the order given
+  /// (`--password-from SPEC`, and `--stdin` as `--password-from stdin`): the
+  /// first that is set is used.
+  public var passwordSources: [SecretSource] = []
+  /// Ask on the terminal when no source is set (off with `--no-prompt`).
+  public var promptsWhenNoneSet = true
+  /// True when standard input is one of the sources (`--stdin`).
+  public var readsStandardInput: Bool { passwordSources.contains(.standardInput) }
   /// Tab shows the password (off with `--no-reveal`).
   public var allowsReveal = true
   /// The mask glyph (`--mask C`); nil for the terminal's default.
@@ -26,8 +36,18 @@ public struct PromptOptions: Sendable, Hashable {
   static let help = """
       --prompt TEXT    the text before the field
       --timeout S      give up after S seconds (decimals allowed): exit status 124
-      --stdin          read the password as one line from standard input instead
-                       of the terminal (for scripts; nothing is shown)
+      --password-from SPEC
+                       take the password from SPEC instead of asking: env:VAR,
+                       file:PATH, fd:N, stdin, cmd:COMMAND (split like a shell
+                       line, run without one) or credential:NAME (systemd).
+                       Repeatable: the first that is set is used (a variable or
+                       credential that is not set passes to the next); none set
+                       asks on the terminal. One that is set but fails is an
+                       error (exit 1), never a reason to ask
+      --no-prompt      when no --password-from source is set, fail (exit 1)
+                       instead of asking on the terminal
+      --stdin          the same as --password-from stdin: one line of standard
+                       input (for scripts; nothing is shown)
       --no-reveal      Tab does not show the password
       --mask C         show each character as C (default: • on a UTF-8
                        terminal, * elsewhere)
@@ -65,7 +85,18 @@ public struct PromptOptions: Sendable, Hashable {
       timeout = .seconds(seconds)
     case "--stdin":
       try flag()
-      readsStandardInput = true
+      passwordSources.append(.standardInput)
+    case "--password-from":
+      let value = try scanner.value(
+        of: option, inline: inline, describedAs: "a source such as env:VAR or file:PATH")
+      do {
+        passwordSources.append(try SecretSource(specification: value))
+      } catch {
+        throw UsageError(.invalidValue, "--password-from: \(error.description)")
+      }
+    case "--no-prompt":
+      try flag()
+      promptsWhenNoneSet = false
     case "--no-reveal":
       try flag()
       allowsReveal = false
@@ -106,6 +137,11 @@ public struct PromptOptions: Sendable, Hashable {
         throw .conflicting(
           "--stdin", "--min-length", "the line from standard input is taken as it is")
       }
+    }
+    if !promptsWhenNoneSet && passwordSources.isEmpty {
+      throw UsageError(
+        .missingArgument,
+        "--no-prompt needs a --password-from source (or --stdin) to take the password from")
     }
     if !echoes && maskGlyph != nil {
       throw .conflicting("--no-echo", "--mask", "with --no-echo nothing is shown to mask")

@@ -23,7 +23,7 @@ public struct VerifyCommand: Command {
       --hash-file FILE read the hash from FILE instead
     \(PromptOptions.help)
 
-    Exit status: 0 matches; 1 cancelled; 2 usage error or malformed hash; 3 no
+    Exit status: 0 matches; 1 cancelled or a --password-from source failed; 2 usage error or malformed hash; 3 no
     terminal; 4 does not match; 124 timed out.
     """
 

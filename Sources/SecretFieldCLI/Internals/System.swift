@@ -74,6 +74,9 @@ struct SystemError: Error {
   var code: Int32
   init(_ code: Int32) { self.code = code }
   var description: String { String(cString: strerror(code)) }
+
+  /// `EPIPE`: the reading end of a pipe is closed.
+  static let brokenPipe = EPIPE
 }
 
 extension System {

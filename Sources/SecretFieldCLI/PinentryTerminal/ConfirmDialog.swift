@@ -1,3 +1,4 @@
+public import Pinentry
 public import SecretFieldTerminal
 import SecureMemory
 

@@ -1,3 +1,4 @@
+public import Pinentry
 public import SecretFieldTerminal
 
 /// A confirmation or message on the terminal, without the terminal: its texts,

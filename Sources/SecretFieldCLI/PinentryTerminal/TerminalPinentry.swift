@@ -1,3 +1,4 @@
+public import Pinentry
 import SecretField
 public import SecretFieldTerminal
 import SecureMemory

@@ -2,8 +2,10 @@ public import SecureMemory
 
 extension PasswordPrompt {
   /// Reads one line from `descriptor` (standard input by default) straight into
-  /// secure memory, for scripts that have no terminal: no prompt, no echo, no
-  /// editing.
+  /// secure memory, for scripts that have no terminal: no prompt, no editing.
+  ///
+  /// A terminal is refused before anything is read: it would echo the password
+  /// as it is typed. Ask on it with ``run(annotatingEdits:afterFirstDraw:)``.
   ///
   /// Reads one byte per `read(2)` (`SecureBuffer.read(from:maximumCount:timeout:)`),
   /// so nothing after the line is taken from a pipe or file that another
@@ -20,7 +22,8 @@ extension PasswordPrompt {
   /// - Returns: ``PromptResult/submitted(_:)`` with the line (possibly empty),
   ///   ``PromptResult/cancelled(_:)`` with ``PromptCancellation/endOfInput``
   ///   when the input ends before any byte, ``PromptResult/timedOut``.
-  /// - Throws: ``PromptError`` with code `inputTooLong` for a longer line,
+  /// - Throws: ``PromptError`` with code `inputIsTerminal` when `descriptor`
+  ///   is a terminal, `inputTooLong` for a longer line,
   ///   `readFailed` when reading fails, `secureMemoryFailed`. What was read is
   ///   wiped.
   /// - Complexity: one `poll`, one `read` and two `mprotect` pairs per byte.
@@ -28,6 +31,7 @@ extension PasswordPrompt {
     from descriptor: Int32 = 0, maximumCount: Int = 8 * 1024, timeout: Duration? = nil,
     storage: SecureStorage = .sodium
   ) throws(PromptError) -> PromptResult {
+    if Platform.isTerminal(descriptor) { throw .inputIsTerminal(descriptor: descriptor) }
     let deadline = timeout.map { ContinuousClock.now + $0 }
     var line: SecureBuffer
     do { line = try SecureBuffer(capacity: 256, storage: storage) } catch {

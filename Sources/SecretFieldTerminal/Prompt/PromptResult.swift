@@ -4,8 +4,9 @@ public import SecureMemory
 ///
 /// On submit the result owns the password in a ``SecureMemory/SecureBuffer``
 /// (exactly its UTF-8 bytes, no newline), and is `~Copyable` so the secret has
-/// one owner: take it with `switch consume result`. Dropping the result wipes
-/// it. Every other case carries no secret.
+/// one owner: take it with ``secret()`` (which throws a ``PromptEnding`` for
+/// the other cases), or with `switch consume result` inside a function.
+/// Dropping the result wipes it. Every other case carries no secret.
 public enum PromptResult: ~Copyable {
   /// The user pressed Enter; this is what was typed (possibly empty). Under
   /// confirmation, both entries matched.

@@ -7,7 +7,7 @@ public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case noTerminal, notATerminal, terminalModesFailed, readFailed, writeFailed
-      case signalSetupFailed, secureMemoryFailed, inputTooLong
+      case signalSetupFailed, secureMemoryFailed, inputTooLong, inputIsTerminal
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -32,6 +32,10 @@ public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// have; what was read is wiped.
     public static let inputTooLong = Code(.inputTooLong)
 
+    /// The descriptor a line was to be read from is a terminal, which would
+    /// echo the secret as it is typed; nothing was read.
+    public static let inputIsTerminal = Code(.inputIsTerminal)
+
     /// The code's name, as in `noTerminal`.
     public var description: String { value.rawValue }
   }
@@ -55,14 +59,14 @@ extension PromptError {
     Self(
       .noTerminal, errno: errno.code,
       "no terminal to prompt on: cannot open \(path) (\(errno.description)); run this from a "
-        + "terminal, or use --stdin to read the secret from standard input")
+        + "terminal, or give the secret another way (standard input, a file)")
   }
 
   static func notATerminal(path: String) -> Self {
     Self(
       .notATerminal,
-      "no terminal to prompt on: \(path) is not a terminal; run this from a terminal, or use "
-        + "--stdin to read the secret from standard input")
+      "no terminal to prompt on: \(path) is not a terminal; run this from a terminal, or give "
+        + "the secret another way (standard input, a file)")
   }
 
   static func modesFailed(_ what: String, errno: Errno) -> Self {
@@ -84,6 +88,14 @@ extension PromptError {
       .inputTooLong,
       "the line on standard input is longer than \(limit) bytes, the most a password may have; "
         + "nothing was taken")
+  }
+
+  static func inputIsTerminal(descriptor: Int32) -> Self {
+    let what = descriptor == 0 ? "standard input" : "file descriptor \(descriptor)"
+    return Self(
+      .inputIsTerminal,
+      "\(what) is a terminal, which would show the password as it is typed; let the program "
+        + "ask on the terminal instead, where it is masked")
   }
 
   static func writeFailed(errno: Errno) -> Self {

@@ -62,6 +62,12 @@ enum Sodium {
     sodium_stackzero(count)
   }
 
+  /// Wraps `randombytes_buf`: `count` bytes from the kernel's CSPRNG
+  /// (`getrandom`), written where they land.
+  static func fillRandom(_ pointer: UnsafeMutableRawPointer, count: Int) {
+    randombytes_buf(pointer, count)
+  }
+
   /// The canary `sodium_malloc` places right before the user pointer.
   static let canaryCount = 16
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// A temporary GnuPG home under `/tmp` with a short path (the agent's socket
 /// path must stay under 107 bytes), a `gpg-agent.conf` naming the pinentry

@@ -1,6 +1,7 @@
 import Glibc
 import PTYSupport
 import SecureMemory
+import TestSupport
 import Testing
 
 /// `pinentry-secretfield` built beside the tests.

@@ -1,5 +1,5 @@
 import Glibc
-import SecretFieldCLI
+import Pinentry
 import Testing
 
 @Suite("A pinentry session answers every request once, as pinentry does")

@@ -73,7 +73,7 @@ extension AssuanConnection {
     var data: SecureBuffer
     do {
       data = try SecureBuffer(
-        capacity: min(maximumDataCount, AssuanLine.maximumLength), storage: ToolMemory.storage)
+        capacity: min(maximumDataCount, AssuanLine.maximumLength), storage: storage)
     } catch {
       throw .memory(error)
     }

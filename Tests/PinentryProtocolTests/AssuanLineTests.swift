@@ -1,4 +1,4 @@
-import SecretFieldCLI
+import Pinentry
 import Testing
 
 @Suite("Assuan request lines parse as libassuan parses them")

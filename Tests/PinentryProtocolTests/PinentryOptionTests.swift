@@ -1,4 +1,4 @@
-import SecretFieldCLI
+import Pinentry
 import Testing
 
 @Suite("OPTION takes key=value, key value, a bare key, and a leading --")

@@ -1,4 +1,4 @@
-import SecretFieldCLI
+import Pinentry
 import Testing
 
 @Suite("CONFIRM, CONFIRM --one-button and MESSAGE answer as pinentry does")

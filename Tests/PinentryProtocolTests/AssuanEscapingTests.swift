@@ -1,4 +1,4 @@
-import SecretFieldCLI
+import Pinentry
 import SecureMemory
 import Testing
 

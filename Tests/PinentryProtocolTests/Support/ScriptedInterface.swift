@@ -1,4 +1,4 @@
-import SecretFieldCLI
+import Pinentry
 import SecureMemory
 
 /// A user interface that answers from a script, for protocol tests. Entered

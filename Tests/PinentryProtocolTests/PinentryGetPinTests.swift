@@ -1,4 +1,4 @@
-import SecretFieldCLI
+import Pinentry
 import Testing
 
 @Suite("GETPIN sends the passphrase as D lines and reports every other ending")

@@ -1,4 +1,4 @@
-import SecretFieldCLI
+import Pinentry
 import Testing
 
 @Suite("The quality bar asks the client with INQUIRE QUALITY from inside GETPIN")

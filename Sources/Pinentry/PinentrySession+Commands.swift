@@ -89,7 +89,7 @@ extension PinentrySession where Interface: ~Copyable {
 
   /// `SETTIMEOUT`'s seconds, read as `atoi` reads them; zero or less (or no
   /// number) means no limit.
-  static func timeout(from text: String) -> Duration? {
+  public static func timeout(from text: String) -> Duration? {
     let trimmed = text.drop { $0 == " " || $0 == "\t" }
     var digits = trimmed.prefix { $0.isASCII && $0.isNumber }
     if trimmed.first == "-" || trimmed.first == "+" {

@@ -1,0 +1,67 @@
+extension SecretSource {
+  /// The source a command line names, in OpenSSL's `-passin` style:
+  ///
+  /// | specification | source |
+  /// |---|---|
+  /// | `env:NAME` | ``environment(name:)`` |
+  /// | `file:PATH` | ``file(path:)`` |
+  /// | `fd:N` | ``descriptor(_:)`` |
+  /// | `stdin` | ``standardInput`` |
+  /// | `cmd:COMMAND` | ``command(_:timeout:)``, `COMMAND` split by ``ShellWords`` |
+  /// | `credential:NAME` | ``credential(name:)`` |
+  ///
+  /// The terminal has no specification: it is what a program asks on when no
+  /// source is set.
+  ///
+  /// - Throws: ``SecretSourceError`` with code
+  ///   ``SecretSourceError/Code/invalidSpecification`` for an unknown scheme or
+  ///   a value the scheme does not take.
+  public init(specification: String) throws(SecretSourceError) {
+    if specification == "stdin" {
+      self = .standardInput
+      return
+    }
+    guard let colon = specification.firstIndex(of: ":") else {
+      throw .invalidSpecification(specification, Self.schemesHint)
+    }
+    let scheme = specification[..<colon]
+    let value = String(specification[specification.index(after: colon)...])
+    func invalid(_ why: String) -> SecretSourceError {
+      .invalidSpecification(specification, why)
+    }
+    switch scheme {
+    case "env":
+      guard !value.isEmpty, !value.contains("="), !value.utf8.contains(0) else {
+        throw invalid("give the variable's name after env:, as in env:TOOL_PASSWORD")
+      }
+      self = .environment(name: value)
+    case "file":
+      guard !value.isEmpty, !value.utf8.contains(0) else {
+        throw invalid("give the file's path after file:, as in file:/run/secrets/password")
+      }
+      self = .file(path: value)
+    case "fd":
+      guard let number = Int32(value), number >= 0, value.allSatisfy(\.isASCII) else {
+        throw invalid("give a descriptor number after fd:, as in fd:3")
+      }
+      self = .descriptor(number)
+    case "cmd":
+      let words = try ShellWords.split(value)
+      guard let program = words.first, !program.isEmpty else {
+        throw invalid("give the command after cmd:, as in cmd:'pass show tool'")
+      }
+      self = .command(words)
+    case "credential":
+      guard !value.isEmpty, !value.contains("/"), value != ".", value != ".." else {
+        throw invalid("give the credential's name after credential:, as in credential:password")
+      }
+      self = .credential(name: value)
+    default:
+      throw invalid("unknown scheme '\(scheme)'; \(Self.schemesHint)")
+    }
+  }
+
+  /// The schemes, for a message.
+  static let schemesHint =
+    "use env:NAME, file:PATH, fd:N, stdin, cmd:COMMAND or credential:NAME"
+}

@@ -1,0 +1,153 @@
+import SecretField
+public import SecureMemory
+
+/// Where a secret comes from, each source read straight into a
+/// ``SecureMemory/SecureBuffer``: the terminal prompt, standard input, a file,
+/// a descriptor, an environment variable, a systemd credential, or a command's
+/// output.
+///
+/// ```swift
+/// let password = try SecretSource.firstAvailable([
+///   .environment(name: "TOOL_PASSWORD"), .credential(name: "tool-password"),
+///   .terminal(PromptConfiguration(prompt: "Password:")),
+/// ]).obtain()
+/// ```
+///
+/// Every source refuses what would show the secret or let someone else choose
+/// it (a terminal that echoes, a file others can write), takes at most
+/// ``maximumByteCount`` bytes, and gives one line: a line feed ends the secret,
+/// and a carriage return before it is not part of it either. On any failure
+/// what was read is wiped, and the error says what to do.
+///
+/// `SecretSource(specification:)` reads the `env:NAME`, `file:PATH`... forms a
+/// command line names them by.
+public enum SecretSource: Sendable, Hashable {
+  /// Asks on the terminal with ``PasswordPrompt``.
+  case terminal(PromptConfiguration)
+  /// One line of standard input. Refused when standard input is a terminal.
+  case standardInput
+  /// The first line of the file at `path` (a file without a line feed counts
+  /// whole). Refused when it is a directory, a terminal, or a regular file
+  /// writable by its group or others; readable by them is reported as a
+  /// ``SecretSourceWarning``.
+  case file(path: String)
+  /// One line from an open descriptor (a pipe the caller set up, as with
+  /// `gpg --passphrase-fd`). Refused when it is a terminal.
+  case descriptor(Int32)
+  /// The value of the environment variable `name`, which is then overwritten in
+  /// place in the environment block and unset: `/proc/self/environ` no longer
+  /// shows it and no child inherits it.
+  case environment(name: String)
+  /// A systemd service credential, the file `$CREDENTIALS_DIRECTORY/name`
+  /// (`LoadCredential=`, `SetCredentialEncrypted=`), read as
+  /// `systemd-ask-password --credential=` reads it. Not set when the directory
+  /// or the file is absent.
+  case credential(name: String)
+  /// The first line `arguments` prints (run without a shell, found on `PATH`;
+  /// standard input and standard error are this process's), as
+  /// `BORG_PASSCOMMAND` or git's credential helpers. The rest of its output is
+  /// read and wiped, so a command such as `pass show` does not die of
+  /// `SIGPIPE`. A status other than 0, a signal, or no line before `timeout` is
+  /// an error that names the command.
+  case command([String], timeout: Duration = .seconds(30))
+
+  /// The most bytes a secret from any source but the terminal may have: the
+  /// field's default limit (8 KiB).
+  public static let maximumByteCount = FieldLimits.default.maxBytes
+
+  /// True when the source is there to be read: an environment variable that
+  /// exists (even empty), a credential whose file exists. Every other source
+  /// is always set: a missing file is an error when read, not a reason to ask
+  /// elsewhere.
+  ///
+  /// - Complexity: one `getenv`, or one `access` for a credential.
+  public var isSet: Bool {
+    switch self {
+    case .environment(let name): Platform.environmentValueBytes(name) != nil
+    case .credential(let name): Self.credentialPath(name).map(Platform.exists) ?? false
+    default: true
+    }
+  }
+
+  /// The first source of `sources` that ``isSet``, else the last one (usually
+  /// ``terminal(_:)``, which is always set).
+  ///
+  /// A source that is set and then fails when obtained (an unreadable file, a
+  /// failing command) fails; it never falls back to the next.
+  ///
+  /// - Precondition: `sources` is not empty.
+  public static func firstAvailable(_ sources: [SecretSource]) -> SecretSource {
+    precondition(!sources.isEmpty, "SecretSource.firstAvailable needs at least one source")
+    return sources.first(where: \.isSet) ?? sources[sources.count - 1]
+  }
+
+  /// Obtains the secret from this source, into secure memory.
+  ///
+  /// - Throws: ``SecretSourceError``; a cancelled prompt is
+  ///   ``SecretSourceError/Code/promptEnded`` with the ``PromptEnding`` in
+  ///   ``SecretSourceError/ending``.
+  public func obtain() throws(SecretSourceError) -> SecureBuffer {
+    try obtain(reportingWarnings: { _ in })
+  }
+
+  /// Obtains the secret from this source, into secure memory, telling
+  /// `report` what it did not refuse but the user should know.
+  ///
+  /// - Parameters:
+  ///   - maximumByteCount: the most bytes the secret may have (a terminal
+  ///     prompt keeps its configuration's limit instead).
+  ///   - lineTimeout: how long a line from standard input or a descriptor may
+  ///     take; nil waits without limit. Running out is
+  ///     ``SecretSourceError/Code/promptEnded`` with ``PromptEnding/timedOut``.
+  ///     A prompt and a command keep their own timeouts.
+  ///   - storage: which memory the secret is read into, from every source but
+  ///     the terminal (whose configuration says); sodium memory by default
+  ///     (see `SecureStorage`).
+  ///   - report: called with each warning, before the secret is returned.
+  /// - Throws: ``SecretSourceError``.
+  public func obtain(
+    maximumByteCount: Int = SecretSource.maximumByteCount, lineTimeout: Duration? = nil,
+    storage: SecureStorage = .sodium,
+    reportingWarnings report: (SecretSourceWarning) -> Void
+  ) throws(SecretSourceError) -> SecureBuffer {
+    switch self {
+    case .terminal(let configuration):
+      let result: PromptResult
+      do { result = try PasswordPrompt(configuration).run() } catch { throw .prompt(error) }
+      do { return try result.secret() } catch { throw .ended(error) }
+    case .standardInput:
+      return try Self.readLine(
+        from: 0, named: "standard input", limit: maximumByteCount, timeout: lineTimeout,
+        storage: storage)
+    case .descriptor(let descriptor):
+      return try Self.readLine(
+        from: descriptor, named: "file descriptor \(descriptor)", limit: maximumByteCount,
+        timeout: lineTimeout, storage: storage)
+    case .file(let path):
+      return try Self.readFile(
+        path, named: path, limit: maximumByteCount, checksPermissions: true, storage: storage,
+        report: report)
+    case .environment(let name):
+      return try Self.takeEnvironmentVariable(name, limit: maximumByteCount, storage: storage)
+    case .credential(let name):
+      guard let path = Self.credentialPath(name), Platform.exists(path) else {
+        throw .notSet("the credential \(name)")
+      }
+      return try Self.readFile(
+        path, named: "the credential \(name)", limit: maximumByteCount, checksPermissions: false,
+        storage: storage, report: report)
+    case .command(let arguments, let timeout):
+      return try Self.runCommand(
+        arguments, timeout: timeout, limit: maximumByteCount, storage: storage)
+    }
+  }
+
+  /// `$CREDENTIALS_DIRECTORY/name`, or nil when the variable is unset or empty
+  /// or `name` could leave the directory.
+  static func credentialPath(_ name: String) -> String? {
+    guard let directory = Platform.environmentValue("CREDENTIALS_DIRECTORY"),
+      !directory.isEmpty, !name.isEmpty, !name.contains("/"), name != ".", name != ".."
+    else { return nil }
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+}

@@ -1,0 +1,35 @@
+/// Something a ``SecretSource`` did not refuse but the user should know: a
+/// secret file that others can read, as ssh warns about loose key files.
+///
+/// Compare by ``code``; show ``description``.
+public struct SecretSourceWarning: Sendable, Equatable, CustomStringConvertible {
+  /// What kind of warning this is. Compare with the static members.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Value: String, Hashable, Sendable {
+      case readableByOthers
+    }
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// The file can be read by its group or by others.
+    public static let readableByOthers = Code(.readableByOthers)
+
+    /// The code's name, as in `readableByOthers`.
+    public var description: String { value.rawValue }
+  }
+
+  /// What kind of warning this is.
+  public let code: Code
+  /// The file it is about.
+  public let path: String
+  /// A sentence that says what is loose and how to tighten it.
+  public let description: String
+
+  static func readableByOthers(path: String, permissions: UInt32) -> Self {
+    Self(
+      code: .readableByOthers, path: path,
+      description:
+        "\(path) can be read by \(SecretSourceError.others(permissions, writable: false)) (mode "
+        + "\(String(permissions, radix: 8))); make it private with chmod 600")
+  }
+}

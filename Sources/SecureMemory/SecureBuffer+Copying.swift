@@ -1,0 +1,54 @@
+extension SecureBuffer {
+  /// Allocates a buffer holding a copy of `other`'s bytes, under `policy`
+  /// (by default the one `other` was allocated under).
+  ///
+  /// The bytes go from one read window straight into the new buffer's write
+  /// window with the package's own copy (`rep movsb`): they never pass through
+  /// ordinary memory. Use it when a secret must live in two places on purpose
+  /// (the original goes on, the copy is handed away); to hand the secret on
+  /// without a second copy, move the buffer instead.
+  ///
+  /// - Complexity: one allocation and O(`other.count`).
+  /// - Throws: ``SecureMemoryError`` when the new buffer cannot be had.
+  public init(
+    copying other: borrowing SecureBuffer, locking policy: LockPolicy? = nil
+  ) throws(SecureMemoryError) {
+    var buffer = try SecureBuffer(capacity: other.count, locking: policy ?? other.lockPolicy)
+    try buffer.append(contentsOf: other)
+    self = buffer
+  }
+
+  /// Appends a copy of `other`'s bytes, growing first if needed.
+  ///
+  /// Reads `other` inside its read window and writes inside this buffer's write
+  /// window, with the package's own copy. Appending a buffer to itself is not
+  /// possible: the compiler refuses the overlapping access.
+  ///
+  /// - Complexity: amortised O(`other.count`); two `mprotect` pairs.
+  /// - Throws: ``SecureMemoryError`` when growing fails; the buffer is then
+  ///   unchanged.
+  public mutating func append(contentsOf other: borrowing SecureBuffer) throws(SecureMemoryError) {
+    try other.withUnsafeBytes { bytes throws(SecureMemoryError) in try append(bytes) }
+  }
+
+  /// A buffer of `count` random bytes from the kernel's generator, written
+  /// straight into secure memory (a generated key or password never exists
+  /// anywhere else).
+  ///
+  /// Wraps libsodium's `randombytes_buf` (`getrandom(2)`) inside a write window.
+  ///
+  /// - Throws: ``SecureMemoryError`` when the buffer cannot be had.
+  public static func random(
+    count: Int, locking policy: LockPolicy = .required
+  ) throws(SecureMemoryError) -> SecureBuffer {
+    precondition(count >= 0, "SecureBuffer.random needs a count of 0 or more")
+    var buffer = try SecureBuffer(capacity: count, locking: policy)
+    do {
+      try buffer.append(count: count) { Sodium.fillRandom($0.baseAddress!, count: $0.count) }
+    } catch {
+      // The closure cannot throw, and the capacity was reserved above.
+      if case .memory(let error) = error { throw error }
+    }
+    return buffer
+  }
+}

@@ -1,0 +1,50 @@
+import Glibc
+import SecretFieldTerminal
+import SecureMemory
+import Testing
+
+@Suite("PromptResult.secret(): a result in one line")
+struct PromptEndingTests {
+  @Test("a submitted result gives its buffer; the others throw their ending")
+  func secretOrEnding() throws {
+    let line = pipeHolding(Array("one line\n".utf8))
+    defer { close(line) }
+    let secret = try PasswordPrompt.readLine(from: line).secret()
+    #expect(text(secret) == "one line")
+
+    let empty = pipeHolding([])
+    defer { close(empty) }
+    #expect(throws: PromptEnding.cancelled(.endOfInput)) {
+      _ = try PasswordPrompt.readLine(from: empty).secret()
+    }
+    let endings: [PromptEnding] = [
+      .cancelled(.escape), .timedOut, .hungUp, .confirmationFailed(attempts: 3),
+    ]
+    for ending in endings {
+      let result: PromptResult =
+        switch ending {
+        case .cancelled(let key): .cancelled(key)
+        case .timedOut: .timedOut
+        case .hungUp: .hungUp
+        case .confirmationFailed(let attempts): .confirmationFailed(attempts: attempts)
+        }
+      #expect(result.ending == ending)
+      do {
+        _ = try result.secret()
+        Issue.record("\(ending) gave a secret")
+      } catch {
+        #expect(error == ending)
+      }
+    }
+  }
+
+  @Test("several endings match in one case, as a copyable error does")
+  func patterns() {
+    let ending = PromptEnding.hungUp
+    switch ending {
+    case .timedOut, .hungUp, .confirmationFailed: break
+    case .cancelled: Issue.record("matched the wrong case")
+    }
+    #expect(ending.description == "the terminal went away before the password was entered")
+  }
+}

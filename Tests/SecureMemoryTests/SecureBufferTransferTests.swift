@@ -1,0 +1,125 @@
+import Glibc
+import SecureMemory
+import TestSupport
+import Testing
+
+@Suite("SecureBuffer: copies, reads to the end, random bytes, EPIPE")
+struct SecureBufferTransferTests {
+  func bytes(_ buffer: borrowing SecureBuffer) -> [UInt8] { buffer.withUnsafeBytes { Array($0) } }
+
+  @Test("init(copying:) and append(contentsOf:) copy between secure buffers")
+  func copies() throws {
+    var first = try secureText("abc")
+    let second = try SecureBuffer(copying: first)
+    #expect(bytes(second) == Array("abc".utf8))
+    #expect(second.lockPolicy == first.lockPolicy)
+    try first.append(contentsOf: second)
+    #expect(bytes(first) == Array("abcabc".utf8))
+    let best = try SecureBuffer(copying: second, locking: .bestEffort)
+    #expect(best.lockPolicy == .bestEffort)
+    // Growth through append(contentsOf:): past the first region.
+    let big = try SecureBuffer.random(count: 10_000)
+    try first.append(contentsOf: big)
+    #expect(first.count == 10_006)
+    #expect(bytes(first)[6...] == bytes(big)[...])
+  }
+
+  @Test("read(from:upTo:) reads to end of file, or stops at the limit")
+  func readToEnd() throws {
+    var ends: [Int32] = [-1, -1]
+    _ = pipe(&ends)
+    let data = [UInt8](repeating: 0x41, count: 5000)
+    _ = data.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+    close(ends[1])
+    defer { close(ends[0]) }
+    var buffer = try SecureBuffer()
+    #expect(try buffer.read(from: ends[0], upTo: 3000) == .limitReached)
+    #expect(buffer.count == 3000)
+    #expect(try buffer.read(from: ends[0], upTo: 10_000) == .endOfFile)
+    #expect(bytes(buffer) == data)
+    let error = #expect(throws: SecureMemoryError.self) {
+      try buffer.read(from: 9876, upTo: 10)
+    }
+    #expect(error?.code == .readFailed)
+    #expect(error?.errno == EBADF)
+  }
+
+  @Test("random(count:) fills the count with bytes that differ between calls")
+  func random() throws {
+    let one = try SecureBuffer.random(count: 32)
+    let two = try SecureBuffer.random(count: 32)
+    #expect(one.count == 32)
+    let same = one.constantTimeEquals(two)
+    #expect(!same)
+    #expect(bytes(one).contains { $0 != 0 })
+    let none = try SecureBuffer.random(count: 0)
+    let isEmpty = none.isEmpty
+    #expect(isEmpty)
+  }
+
+  @Test("secureZero wipes ordinary memory")
+  func zero() {
+    var plain: [UInt8] = Array("ordinary secret".utf8)
+    plain.withUnsafeMutableBytes { secureZero($0) }
+    #expect(plain.allSatisfy { $0 == 0 })
+  }
+
+  @Test("write(to:) into a closed pipe throws EPIPE and does not raise SIGPIPE")
+  func brokenPipe() async {
+    await #expect(processExitsWith: .success) {
+      signal(SIGPIPE, SIG_DFL)
+      var ends: [Int32] = [-1, -1]
+      _ = pipe(&ends)
+      close(ends[0])
+      let secret = try! secureText("pw")
+      let error = #expect(throws: SecureMemoryError.self) { try secret.write(to: ends[1]) }
+      #expect(error?.errno == EPIPE)
+      // No SIGPIPE was left pending for later either.
+      var pending = sigset_t()
+      sigpending(&pending)
+      #expect(sigismember(&pending, SIGPIPE) == 0)
+    }
+  }
+
+  @Test("control: the same write without the guard ends the process by SIGPIPE")
+  func brokenPipeControl() async {
+    await #expect(processExitsWith: .signal(SIGPIPE)) {
+      signal(SIGPIPE, SIG_DFL)
+      var ends: [Int32] = [-1, -1]
+      _ = pipe(&ends)
+      close(ends[0])
+      var byte: UInt8 = 0
+      _ = write(ends[1], &byte, 1)
+    }
+  }
+
+  @Test("Residue: a copy between buffers leaves two copies while both live, none after")
+  func copyResidue() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      do {
+        var original = try! SecureBuffer(capacity: 32)
+        marker.masked.withUnsafeBytes { try! original.append($0) }
+        original.withUnsafeMutableBytes { marker.unmask(in: $0) }
+        do {
+          let copy = try! SecureBuffer(copying: original)
+          var appended = try! SecureBuffer(capacity: 4)
+          try! appended.append(contentsOf: copy)
+          let three = try! ResidueScanner().scan(for: marker)
+          #expect(three.copies == 3, "\(three)")
+        }
+        let one = try! ResidueScanner().scan(for: marker)
+        #expect(one.copies == 1, "\(one)")
+      }
+      let none = try! ResidueScanner().scan(for: marker)
+      #expect(none.copies == 0, "\(none)")
+    }
+  }
+}
+
+/// Test data (never a marker) in a secure buffer.
+func secureText(_ text: String) throws -> SecureBuffer {
+  var buffer = try SecureBuffer(capacity: text.utf8.count)
+  try Array(text.utf8).withUnsafeBytes { try buffer.append($0) }
+  return buffer
+}
