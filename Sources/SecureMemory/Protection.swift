@@ -36,6 +36,19 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// the error that allocating secret memory gave. Nil when secret memory was
   /// used or not asked for.
   public var secretMemoryFallback: SecureMemoryError?
+  /// The secret shares its pages with other secrets: it is a slot of a
+  /// ``SecureArena``.
+  ///
+  /// A window opens the whole page (or two) the secret lies on, so while it is
+  /// open the other secrets on that page are readable as well (and writable in
+  /// a write window), and the page stays open until the last window on it
+  /// closes. Its neighbours within the page are separated by canaries, checked
+  /// when a window closes or a slot is freed, not by guard pages: an overrun
+  /// does not fault, it ends the process at that check. ``hasGuardPages`` and
+  /// the other flags speak of the slab around it. False for a buffer of its
+  /// own, which no other secret shares. Not a protection that is missing, so
+  /// ``isComplete`` does not look at it: the price of packing.
+  public var sharesPagesWithOtherSecrets = false
 
   /// Every protection ``LockPolicy/required`` demands holds (hiding from the
   /// kernel is asked for with ``SecureStorage``, not with the lock policy).
@@ -49,21 +62,24 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
     isLocked: true, isExcludedFromCoreDumps: true, hasGuardPages: true, isWipedOnFork: true,
     isInaccessibleOutsideWindows: true)
 
-  /// A line such as `sodium: locked, no core dump, guarded, wiped on fork, no
-  /// access outside windows`, with `not` before each protection that is missing,
-  /// and for a fall-back the reason secret memory was not used.
+  /// A line such as `locked, no core dump, guarded, wiped on fork, no access
+  /// outside windows`, with `not` before each protection that is missing,
+  /// `pages shared with other secrets` for an arena slot; for secret memory
+  /// it starts `secret memory:` and says whether the kernel can read it, and
+  /// for a fall-back it ends with the reason secret memory was not used.
   public var description: String {
     let isSecret = storage == .secretMemory
-    let claims = [
+    let protections = [
       (isLocked, "locked"), (isExcludedFromCoreDumps, "no core dump"),
       (hasGuardPages, "guarded"),
       (isWipedOnFork, isSecret ? "not inherited on fork" : "wiped on fork"),
       (isInaccessibleOutsideWindows, "no access outside windows"),
-    ].map { $0.0 ? $0.1 : "not \($0.1)" }.joined(separator: ", ")
+    ].map { $0.0 ? $0.1 : "not \($0.1)" }
+    let sharing = sharesPagesWithOtherSecrets ? ["pages shared with other secrets"] : []
     let hidden =
-      isSecret
-      ? (isHiddenFromKernel ? ", hidden from the kernel" : ", not hidden from the kernel") : ""
+      isSecret ? [isHiddenFromKernel ? "hidden from the kernel" : "not hidden from the kernel"] : []
+    let claims = (protections + sharing + hidden).joined(separator: ", ")
     let fallback = secretMemoryFallback.map { " (no secret memory: \($0.description))" } ?? ""
-    return "\(storage): \(claims)\(hidden)\(fallback)"
+    return (isSecret ? "secret memory: " : "") + claims + fallback
   }
 }

@@ -144,6 +144,19 @@ struct PasswordFromTests {
     }
   }
 
+  @Test("--timeout bounds a line from standard input too: exit 124")
+  func standardInputTimeout() throws {
+    // A FIFO opened for reading and writing: standard input that never ends
+    // and never delivers.
+    let script = """
+      d=$(mktemp -d) && mkfifo "$d/in" && exec 3<>"$d/in" && rm -r "$d"
+      "$0" prompt --stdin --timeout 0.3 <&3; echo "status $?"
+      """
+    let run = try runTool(["-c", script, secretfield], executable: "/bin/sh")
+    #expect(run.output.hasSuffix("status 124\n"), "\(run.output) \(run.error)")
+    #expect(run.error.contains("timed out"), "\(run.error)")
+  }
+
   @Test("a file others can write is refused (exit 1); one others can read is taken with a warning")
   func fileModes() throws {
     let directory = try ShortTemporaryDirectory()
@@ -177,13 +190,18 @@ struct PasswordFromTests {
     #expect(run.error.contains(message), "\(run.error)")
   }
 
-  @Test("standard output closed before the password is written: exit 1 and a message")
+  @Test("standard output closed before the password (or hash) is written: exit 1 and a message")
   func closedPipe() throws {
     let run = try runTool(
       ["prompt", "--password-from", "env:SF_PW"], environment: ["SF_PW": "pw"],
       closedOutput: true)
     #expect(run.status == 1, "not killed by SIGPIPE (141): \(run.status)")
     #expect(run.error.contains("standard output was closed"), "\(run.error)")
+    let hash = try runTool(
+      ["hash", "--password-from", "env:SF_PW"], environment: ["SF_PW": "pw"],
+      closedOutput: true)
+    #expect(hash.status == 1, "not killed by SIGPIPE (141): \(hash.status)")
+    #expect(hash.error.contains("standard output was closed"), "\(hash.error)")
   }
 
   @Test("hash and verify take the same sources; verify answers 0 or 4")

@@ -30,7 +30,7 @@ struct SecretFieldTransferTests {
   }
 
   @Test("Residue: takeSecret moves, it does not copy: one copy before and after, none at the end")
-  func takeMoves() async {
+  func takeSecretResidue() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
       do {

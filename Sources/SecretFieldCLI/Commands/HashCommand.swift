@@ -79,7 +79,13 @@ public struct HashCommand: Command {
         context.printError(error.description, command: Self.name)
         return .cancelled
       }
-      context.printOutput(hash.string + "\n")
+      if let errno = context.printOutput(hash.string + "\n") {
+        context.printError(
+          errno == SystemError.brokenPipe
+            ? "standard output was closed before the hash could be written"
+            : "could not write the hash: \(SystemError(errno).description)", command: Self.name)
+        return .cancelled
+      }
       return .success
     }
   }

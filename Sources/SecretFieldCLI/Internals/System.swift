@@ -7,9 +7,27 @@ enum System {
   static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
   /// Writes all of `text` to `descriptor`, retrying short writes and `EINTR`.
-  /// Returns the errno on failure. Only for what is not secret.
+  /// Returns the errno on failure (`EPIPE` for a closed pipe: `SIGPIPE` is
+  /// blocked around the write and one it caused is taken back, as
+  /// `SecureBuffer.write(to:)` does). Only for what is not secret.
   @discardableResult
   static func write(_ text: String, to descriptor: Int32) -> Int32? {
+    var pipeOnly = sigset_t()
+    sigemptyset(&pipeOnly)
+    sigaddset(&pipeOnly, SIGPIPE)
+    var pending = sigset_t()
+    sigpending(&pending)
+    let wasPending = sigismember(&pending, SIGPIPE) == 1
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+    defer {
+      sigpending(&pending)
+      if !wasPending && sigismember(&pending, SIGPIPE) == 1 {
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        while sigtimedwait(&pipeOnly, nil, &now) < 0 && errno == EINTR {}
+      }
+      pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
     var text = text
     return text.withUTF8 { bytes -> Int32? in
       guard var next = bytes.baseAddress else { return nil }
@@ -52,6 +70,16 @@ enum System {
   /// The value of the environment variable `name` (`getenv`).
   static func environmentValue(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
+  }
+
+  /// The parent process's name as the kernel keeps it (`/proc/PPID/comm`: the
+  /// executable's file name, at most 15 bytes), or nil when it cannot be read.
+  static func parentProcessName() -> String? {
+    guard case .success(let name) = readSmallFile("/proc/\(getppid())/comm", limit: 64) else {
+      return nil
+    }
+    let trimmed = name.hasSuffix("\n") ? String(name.dropLast()) : name
+    return trimmed.isEmpty ? nil : trimmed
   }
 
   /// Returns once the parent process has ended (this process was handed to
@@ -100,7 +128,9 @@ extension System {
 
 extension System {
   /// The signals that end a prompt (the relay's fatal ones) and resize it.
-  static let promptSignals = [SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGALRM, SIGWINCH]
+  static let promptSignals =
+    [SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGALRM, SIGWINCH, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF]
+    + [SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO]
 
   /// Puts the prompt's signals back to their default actions and unblocks
   /// them (`signal(2)`, `pthread_sigmask`), whatever the parent left: a

@@ -36,7 +36,9 @@ public enum SecretSource: Sendable, Hashable {
   case descriptor(Int32)
   /// The value of the environment variable `name`, which is then overwritten in
   /// place in the environment block and unset: `/proc/self/environ` no longer
-  /// shows it and no child inherits it.
+  /// shows it and no child inherits it. Changes the process's environment
+  /// (`getenv`, `unsetenv`), which is not thread-safe: obtain it before other
+  /// threads read the environment.
   case environment(name: String)
   /// A systemd service credential, the file `$CREDENTIALS_DIRECTORY/name`
   /// (`LoadCredential=`, `SetCredentialEncrypted=`), read as

@@ -30,7 +30,7 @@ public struct TerminalDevice: ~Copyable {
   ///
   /// - Throws: ``PromptError`` with code `noTerminal` when there is no
   ///   controlling terminal or the path cannot be opened, `notATerminal` when it
-  ///   is not a terminal; the message says to use `--stdin` instead.
+  ///   is not a terminal; the message says to give the secret another way.
   public init(path: String = TerminalDevice.controllingTerminalPath) throws(PromptError) {
     let descriptor: Int32
     switch Platform.openTerminal(path) {
