@@ -2,11 +2,13 @@
 #define SECRETFIELD_CSODIUM_SHIM_H
 
 #include <sodium.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/keyctl.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -85,6 +87,40 @@ static inline size_t secretfield_find_byte(const void *start, size_t n, unsigned
   const unsigned char *hit = (const unsigned char *)memchr(start, byte, n);
   return hit ? (size_t)(hit - (const unsigned char *)start) : n;
 #endif
+/*
+ * memfd_secret(2) has no glibc wrapper, and syscall(2) is variadic. The kernel
+ * accepts O_CLOEXEC as its only flag (the man page's FD_CLOEXEC is refused with
+ * EINVAL). Returns the descriptor, or -1 with errno set (ENOSYS where the kernel
+ * lacks the call or was booted without secretmem.enable).
+ */
+static inline int secretfield_memfd_secret(unsigned int flags) {
+#if defined(SYS_memfd_secret)
+  return (int)syscall(SYS_memfd_secret, flags);
+#elif defined(__x86_64__)
+  return (int)syscall(447, flags);
+#else
+  (void)flags;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/*
+ * keyctl(KEYCTL_GET_KEYRING_ID, id, create) through syscall(2): the keyring's
+ * serial number, or -1 with errno set. Only asks; creates nothing when create is 0.
+ */
+static inline long secretfield_keyctl_get_keyring_id(int32_t id, int create) {
+  return syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, id, create);
+}
+
+/*
+ * process_vm_readv(2) of one byte of this process, through syscall(2): glibc
+ * declares the wrapper only under _GNU_SOURCE. Returns the bytes read, or -1
+ * with errno set (EFAULT where the kernel cannot reach the page).
+ */
+static inline long secretfield_read_own_byte(const void *address, unsigned char *into) {
+  struct { void *base; size_t length; } local = { into, 1 }, remote = { (void *)address, 1 };
+  return syscall(SYS_process_vm_readv, (long)getpid(), &local, 1UL, &remote, 1UL, 0UL);
 }
 
 #endif

@@ -93,13 +93,16 @@ public struct SecretFieldState: ~Copyable, Sendable {
   ///   - obfuscationMode: how it shows its text at first; `.hidden` by default.
   ///   - maskGlyph: the glyph of a masked character.
   ///   - locking: what the secure buffer does when a protection cannot be had.
-  /// - Throws: `SecureMemoryError` when the secure buffer cannot be had.
+  ///   - storage: which memory holds the text; sodium memory by default, which
+  ///     lets the machine hibernate (see `SecureStorage`).
+  /// - Throws: ``SecureMemoryError`` when the secure buffer cannot be had.
   public init(
     policy: FieldPolicy = .default, limits: FieldLimits = .default,
     obfuscationMode: ObfuscationMode = .hidden, maskGlyph: Character = "•",
-    locking: LockPolicy = .required
+    locking: LockPolicy = .required, storage: SecureStorage = .sodium
   ) throws(SecureMemoryError) {
-    text = try SecureBuffer(capacity: min(limits.maxBytes, 8 * 1024), locking: locking)
+    text = try SecureBuffer(
+      capacity: min(limits.maxBytes, 8 * 1024), locking: locking, storage: storage)
     index = ClusterIndex(reservingCapacity: min(limits.maxCharacters, 8 * 1024))
     self.policy = policy
     self.limits = limits

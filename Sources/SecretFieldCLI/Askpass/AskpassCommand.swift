@@ -171,6 +171,7 @@ struct AskpassCommand: Command {
       return status == .success ? .success : .cancelled
     }
     var configuration = PromptConfiguration(prompt: promptLines.prompt)
+    configuration.storage = ToolMemory.storage
     configuration.description = promptLines.description
     configuration.terminalPath = context.terminalPath
     Self.limitAnswer(of: &configuration, for: caller)

@@ -25,7 +25,8 @@ extension PromptOptions {
     let source = SecretSource.firstAvailable(candidates)
     do {
       let secret = try source.obtain(
-        maximumByteCount: configuration.fieldLimits.maxBytes, lineTimeout: timeout
+        maximumByteCount: configuration.fieldLimits.maxBytes, lineTimeout: timeout,
+        storage: configuration.storage
       ) { warning in
         context.printError("warning: \(warning.description)", command: command)
       }

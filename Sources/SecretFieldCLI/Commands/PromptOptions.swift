@@ -155,6 +155,7 @@ package struct PromptOptions: Sendable, Hashable {
     context: CommandContext
   ) -> PromptConfiguration {
     var configuration = PromptConfiguration(prompt: text ?? defaultPrompt)
+    configuration.storage = ToolMemory.storage
     configuration.timeout = timeout
     configuration.allowsReveal = allowsReveal
     configuration.echo = echoes ? .masked(glyph: maskGlyph) : .silent

@@ -107,7 +107,8 @@ enum PinentryProgram {
     for signal in System.jobControlAndPipeSignals { System.ignore(signal) }
     do {
       var session = try PinentrySession(
-        input: 0, output: 1, interface: TerminalPinentry(clientOutput: 1), flavor: "secretfield")
+        input: 0, output: 1, interface: TerminalPinentry(clientOutput: 1), flavor: "secretfield",
+        storage: ToolMemory.storage)
       session.settings = settings
       _ = try session.run()
       return .success

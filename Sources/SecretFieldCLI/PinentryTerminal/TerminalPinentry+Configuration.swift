@@ -21,6 +21,7 @@ extension TerminalPinentry {
     for request: PinRequest, terminalPath: String, locale: TerminalLocale
   ) -> PromptConfiguration {
     var configuration = PromptConfiguration(prompt: request.prompt)
+    configuration.storage = ToolMemory.storage
     // The repetition follows the entry right above it: its texts are on the
     // screen already.
     let above =

@@ -171,7 +171,7 @@ final class QualityScratch {
   static let capacity = PassphraseQuality.maximumPassphraseCount + 4
 
   init() throws(SecureMemoryError) {
-    buffer = try SecureBuffer(capacity: Self.capacity)
+    buffer = try SecureBuffer(capacity: Self.capacity, storage: ToolMemory.storage)
   }
 
   /// The quality line for `field`: the client's estimate drawn by `meter`, or

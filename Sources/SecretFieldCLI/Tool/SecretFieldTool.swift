@@ -14,6 +14,7 @@ enum SecretFieldTool {
   static let commands: [any Command.Type] = [
     PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
     ForgetCommand.self,
+    DoctorCommand.self,
   ]
 
   /// The text of `secretfield --help`.

@@ -10,6 +10,12 @@
 package enum TestHook {
   /// The variable that asks for ``stopBeforeExitIfAsked()``.
   package static let stopBeforeExitVariable = "SECRETFIELD_TEST_STOP_BEFORE_EXIT"
+  /// The variable that makes the tools keep their secrets in sodium memory
+  /// instead of secret memory: the control of the residue tests, which must
+  /// show that a scan from outside finds what secret memory hides. It can only
+  /// weaken a tool to what the library gives by default, and whoever sets a
+  /// tool's environment can already load code into it (`LD_PRELOAD`).
+  package static let sodiumMemoryVariable = "SECRETFIELD_TEST_SODIUM_MEMORY"
 
   /// For tests only: when `SECRETFIELD_TEST_STOP_BEFORE_EXIT` is set, stops
   /// the process (`SIGSTOP`) once the command is done and before it exits, so

@@ -85,6 +85,7 @@ public struct PasswordPrompt: Sendable {
     var decoderConfiguration = KeyDecoder.Configuration()
     decoderConfiguration.escapeTimeout = configuration.escapeTimeout
     decoderConfiguration.maximumPasteCount = configuration.fieldLimits.maxBytes
+    decoderConfiguration.storage = configuration.storage
     var decoder = try KeyDecoder(configuration: decoderConfiguration)
     var loop = try PromptLoop(
       configuration: configuration, locale: locale, terminal: terminal,

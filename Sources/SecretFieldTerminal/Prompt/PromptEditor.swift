@@ -72,7 +72,8 @@ public struct PromptEditor: ~Copyable {
     do {
       field = try SecretFieldState(
         policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
-        obfuscationMode: configuration.obfuscationMode, maskGlyph: glyph)
+        obfuscationMode: configuration.obfuscationMode, maskGlyph: glyph,
+        storage: configuration.storage)
     } catch {
       throw .secureMemory(error)
     }

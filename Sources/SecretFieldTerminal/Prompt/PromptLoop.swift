@@ -371,7 +371,8 @@ struct PromptLoop: ~Copyable {
   /// `SecureBuffer.append` (room for one more byte, such as a newline).
   func copyOfField() throws(PromptError) -> SecureBuffer {
     do {
-      var copy = try SecureBuffer(capacity: editor.field.utf8Count + 1)
+      var copy = try SecureBuffer(
+        capacity: editor.field.utf8Count + 1, storage: configuration.storage)
       try editor.field.withSecret { bytes throws(SecureMemoryError) in try copy.append(bytes) }
       return copy
     } catch {

@@ -110,10 +110,14 @@ public enum SecretSource: Sendable, Hashable {
   ///     take; nil waits without limit. Running out is
   ///     ``SecretSourceError/Code/promptEnded`` with ``PromptEnding/timedOut``.
   ///     A prompt and a command keep their own timeouts.
+  ///   - storage: which memory the secret is read into, from every source but
+  ///     the terminal (whose configuration says); sodium memory by default
+  ///     (see `SecureStorage`).
   ///   - report: called with each warning, before the secret is returned.
   /// - Throws: ``SecretSourceError``.
   public func obtain(
     maximumByteCount: Int = SecretSource.maximumByteCount, lineTimeout: Duration? = nil,
+    storage: SecureStorage = .sodium,
     reportingWarnings report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     switch self {
@@ -123,25 +127,28 @@ public enum SecretSource: Sendable, Hashable {
       do { return try result.secret() } catch { throw .ended(error) }
     case .standardInput:
       return try Self.readLine(
-        from: 0, named: "standard input", limit: maximumByteCount, timeout: lineTimeout)
+        from: 0, named: "standard input", limit: maximumByteCount, timeout: lineTimeout,
+        storage: storage)
     case .descriptor(let descriptor):
       return try Self.readLine(
         from: descriptor, named: "file descriptor \(descriptor)", limit: maximumByteCount,
-        timeout: lineTimeout)
+        timeout: lineTimeout, storage: storage)
     case .file(let path):
       return try Self.readFile(
-        path, named: path, limit: maximumByteCount, checksPermissions: true, report: report)
+        path, named: path, limit: maximumByteCount, checksPermissions: true, storage: storage,
+        report: report)
     case .environment(let name):
-      return try Self.takeEnvironmentVariable(name, limit: maximumByteCount)
+      return try Self.takeEnvironmentVariable(name, limit: maximumByteCount, storage: storage)
     case .credential(let name):
       guard let path = Self.credentialPath(name), Platform.exists(path) else {
         throw .notSet("the credential \(name)")
       }
       return try Self.readFile(
         path, named: "the credential \(name)", limit: maximumByteCount, checksPermissions: false,
-        report: report)
+        storage: storage, report: report)
     case .command(let arguments, let timeout):
-      return try Self.runCommand(arguments, timeout: timeout, limit: maximumByteCount)
+      return try Self.runCommand(
+        arguments, timeout: timeout, limit: maximumByteCount, storage: storage)
     case .keyring(let name):
       return try Self.readKeyring(name, limit: maximumByteCount)
     }
