@@ -87,6 +87,8 @@ static inline size_t secretfield_find_byte(const void *start, size_t n, unsigned
   const unsigned char *hit = (const unsigned char *)memchr(start, byte, n);
   return hit ? (size_t)(hit - (const unsigned char *)start) : n;
 #endif
+}
+
 /*
  * memfd_secret(2) has no glibc wrapper, and syscall(2) is variadic. The kernel
  * accepts O_CLOEXEC as its only flag (the man page's FD_CLOEXEC is refused with

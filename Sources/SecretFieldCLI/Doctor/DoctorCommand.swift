@@ -5,13 +5,13 @@
 /// Exit status 0 when the strongest protection holds, 1 when a line falls
 /// short (marked `SHORT`, with what to do); a line that does not apply here
 /// (`n/a`, such as the ptrace scope without the Yama module) is not a shortfall.
-public struct DoctorCommand: Command {
+package struct DoctorCommand: Command {
   /// `doctor`.
-  public static let name = "doctor"
+  package static let name = "doctor"
   /// One line for the tool's list.
-  public static let summary = "measure what protection this machine gives a password"
+  package static let summary = "measure what protection this machine gives a password"
   /// The text of `--help`.
-  public static let help = """
+  package static let help = """
     Usage: secretfield doctor
 
     Measures, in this process, what protection a password gets on this machine
@@ -29,13 +29,13 @@ public struct DoctorCommand: Command {
   /// The fewest secrets, one locked page and three mappings each, that the
   /// limits must leave room for: a prompt holds about ten (the field, the key
   /// decoder's two buffers, the copy it returns, a pinentry's Assuan buffers).
-  public static let secretsNeeded = 16
+  package static let secretsNeeded = 16
 
   /// The command; it takes no arguments.
-  public init() {}
+  package init() {}
 
   /// Accepts no arguments.
-  public init(arguments: [String]) throws(UsageError) {
+  package init(arguments: [String]) throws(UsageError) {
     if let first = arguments.first {
       throw first.hasPrefix("-")
         ? .unknownOption(first) : .unexpectedArgument(first, "doctor takes no arguments")
@@ -43,7 +43,7 @@ public struct DoctorCommand: Command {
   }
 
   /// Measures every line, prints them, and returns 0 when none falls short.
-  public func run(in context: CommandContext) -> ExitStatus {
+  package func run(in context: CommandContext) -> ExitStatus {
     let findings = Self.survey()
     let short = findings.filter { $0.verdict == .fallsShort }
     var text = "What protection a password gets here, each line measured:\n\n"

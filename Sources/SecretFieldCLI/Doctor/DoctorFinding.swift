@@ -1,7 +1,7 @@
 /// One measured line of `secretfield doctor`.
-public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
+package struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
   /// How the measurement compares with the strongest protection.
-  public enum Verdict: Sendable, Hashable {
+  package enum Verdict: Sendable, Hashable {
     /// The strongest protection holds here.
     case holds
     /// Something weaker than the strongest protection; the detail says what to do.
@@ -12,21 +12,21 @@ public struct DoctorFinding: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// What was measured, as in `secret memory`.
-  public let subject: String
+  package let subject: String
   /// How it compares.
-  public let verdict: Verdict
+  package let verdict: Verdict
   /// The measured values, and for a shortfall the remedy.
-  public let detail: String
+  package let detail: String
 
   /// A finding.
-  public init(_ subject: String, _ verdict: Verdict, _ detail: String) {
+  package init(_ subject: String, _ verdict: Verdict, _ detail: String) {
     self.subject = subject
     self.verdict = verdict
     self.detail = detail
   }
 
   /// The line as printed: a mark (`ok`, `SHORT`, `n/a`), the subject, the detail.
-  public var description: String {
+  package var description: String {
     let mark =
       switch verdict {
       case .holds: "ok   "
