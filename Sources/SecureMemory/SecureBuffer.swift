@@ -15,7 +15,7 @@ import Synchronization
 /// ordinary Swift value, stack slot or vector register is left holding the secret.
 ///
 /// The type is `~Copyable`: a copy of a secret is a decision, made with
-/// ``init(copying:locking:)``, never an accident of assignment.
+/// `init(copying:locking:)` (from another buffer), never an accident of assignment.
 ///
 /// - Complexity: creating and dropping a buffer costs one `sodium_malloc` and
 ///   `sodium_free` (four mappings, about 25 µs) plus six verifying system calls;

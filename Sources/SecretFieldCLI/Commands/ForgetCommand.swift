@@ -2,13 +2,13 @@ import SecureMemory
 
 /// `secretfield forget NAME`: removes the passphrases cached under NAME from
 /// the kernel keyring, before their timeout.
-public struct ForgetCommand: Command {
+package struct ForgetCommand: Command {
   /// `forget`.
-  public static let name = "forget"
+  package static let name = "forget"
   /// One line for the tool's list.
-  public static let summary = "remove passphrases cached with --keyname from the kernel keyring"
+  package static let summary = "remove passphrases cached with --keyname from the kernel keyring"
   /// The text of `--help`.
-  public static let help = """
+  package static let help = """
     Usage: secretfield forget NAME
 
     Removes the passphrases cached under NAME (by secretfield prompt --keyname
@@ -23,10 +23,10 @@ public struct ForgetCommand: Command {
     """
 
   /// The key's name.
-  public var keyname: String
+  package var keyname: String
 
   /// Parses `NAME`.
-  public init(arguments: [String]) throws(UsageError) {
+  package init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
     var names: [String] = []
     while let item = scanner.next() {
@@ -50,7 +50,7 @@ public struct ForgetCommand: Command {
   }
 
   /// Removes the key (`KEYCTL_INVALIDATE`).
-  public func run(in context: CommandContext) -> ExitStatus {
+  package func run(in context: CommandContext) -> ExitStatus {
     do throws(KeyringError) {
       if try !KernelKeyring().remove(name: keyname) {
         context.printError("nothing is cached under '\(keyname)'", command: Self.name)

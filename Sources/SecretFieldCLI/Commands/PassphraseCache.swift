@@ -8,24 +8,24 @@ import SecureMemory
 /// The cache is a convenience, never a condition: when the keyring cannot be
 /// reached or refuses the key, a one-line warning goes to standard error and
 /// the prompt asks as if there were no cache.
-public struct PassphraseCache: Sendable, Hashable {
+package struct PassphraseCache: Sendable, Hashable {
   /// The name of the key the passphrases are cached under (`--keyname`); nil
   /// for no cache.
-  public var keyname: String?
+  package var keyname: String?
   /// A cached passphrase is written without asking (`--accept-cached`).
-  public var acceptsCached = false
+  package var acceptsCached = false
   /// With ``acceptsCached``: every cached passphrase, one per line, instead of
   /// the first (`--multiple`).
-  public var writesAll = false
+  package var writesAll = false
   /// How long an answer stays cached (`--cache-timeout S`).
-  public var timeout = KernelKeyring.defaultTimeout
+  package var timeout = KernelKeyring.defaultTimeout
 
   /// No cache.
-  public init() {}
+  package init() {}
 
   /// A cache under `keyname` that accepts what is cached, as the askpass
   /// uses it.
-  public init(acceptingCachedUnder keyname: String) {
+  package init(acceptingCachedUnder keyname: String) {
     self.keyname = keyname
     self.acceptsCached = true
   }

@@ -1,4 +1,4 @@
-public import SecretFieldTerminal
+package import SecretFieldTerminal
 import SecureMemory
 
 /// `secretfield prompt`: asks for a password on the terminal and writes it,
@@ -7,13 +7,13 @@ import SecureMemory
 /// The prompt is drawn on `/dev/tty`, so standard output can be piped into the
 /// program that needs the password. It refuses when standard output is itself
 /// a terminal: that would print the password on the screen.
-public struct PromptCommand: Command {
+package struct PromptCommand: Command {
   /// `prompt`.
-  public static let name = "prompt"
+  package static let name = "prompt"
   /// One line for the tool's list.
-  public static let summary = "ask for a password on the terminal; print it to standard output"
+  package static let summary = "ask for a password on the terminal; print it to standard output"
   /// The text of `--help`.
-  public static let help = """
+  package static let help = """
     Usage: secretfield prompt [OPTIONS] [TEXT]
 
     Asks for a password on the terminal (/dev/tty) with TEXT before the field
@@ -37,18 +37,18 @@ public struct PromptCommand: Command {
     """
 
   /// The prompt's options.
-  public var options = PromptOptions()
+  package var options = PromptOptions()
   /// Ask twice and compare (`--confirm`).
-  public var confirms = false
+  package var confirms = false
   /// The kernel-keyring cache (`--keyname`, `--accept-cached`, `--multiple`,
   /// `--cache-timeout`).
-  public var cache = PassphraseCache()
+  package var cache = PassphraseCache()
 
   /// The defaults: ask once on the terminal.
-  public init() {}
+  package init() {}
 
   /// Parses `[OPTIONS] [TEXT]`.
-  public init(arguments: [String]) throws(UsageError) {
+  package init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
     var cacheTimeoutGiven = false
     while let item = scanner.next() {
@@ -79,7 +79,7 @@ public struct PromptCommand: Command {
   }
 
   /// The prompt this command shows, on `context`'s terminal.
-  public func configuration(in context: CommandContext) -> PromptConfiguration {
+  package func configuration(in context: CommandContext) -> PromptConfiguration {
     options.configuration(
       defaultPrompt: "Password:",
       confirmation: confirms ? PromptConfiguration.Confirmation() : nil, context: context)
@@ -89,7 +89,7 @@ public struct PromptCommand: Command {
   /// the password and a newline to standard output from secure memory, in
   /// one `write(2)`. With `--keyname`, an answer is cached before it is
   /// written.
-  public func run(in context: CommandContext) -> ExitStatus {
+  package func run(in context: CommandContext) -> ExitStatus {
     if context.standardOutputIsTerminal {
       context.printError(
         "standard output is a terminal, so the password would be shown on the screen; "

@@ -13,7 +13,7 @@ extension SecretSource {
   ///
   /// The terminal has no specification: it is what a program asks on when no
   /// source is set. A new scheme is one more `case` in the `switch` below (and
-  /// in ``schemesHint``), beside its case of the enum.
+  /// in `schemesHint`), beside its case of the enum.
   ///
   /// - Throws: ``SecretSourceError`` with code
   ///   ``SecretSourceError/Code/invalidSpecification`` for an unknown scheme or

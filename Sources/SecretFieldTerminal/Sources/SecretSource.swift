@@ -2,7 +2,7 @@ import SecretField
 public import SecureMemory
 
 /// Where a secret comes from, each source read straight into a
-/// ``SecureMemory/SecureBuffer``: the terminal prompt, standard input, a file,
+/// `SecureBuffer`: the terminal prompt, standard input, a file,
 /// a descriptor, an environment variable, a systemd credential, or a command's
 /// output.
 ///
