@@ -199,7 +199,7 @@ struct KeyringCacheTests {
   func askpass() throws {
     let name = KeyringOracle.uniqueName("cli-askpass")
     defer { KeyringOracle.remove(name) }
-    let environment = [AskpassCommand.keynameVariable: name]
+    let environment = ["SECRETFIELD_KEYNAME": name]
     let first = try startAskpass(
       ["Passphrase for key:"], environment: environment, waitingFor: "Passphrase for key:")
     try first.type("for ssh")
