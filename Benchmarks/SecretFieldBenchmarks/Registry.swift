@@ -15,5 +15,6 @@ enum Registry {
     PasswordHashBenchmarks(),
     TerminalStartupBenchmarks(),
     KeystrokeEchoBenchmarks(),
+    KeyPathBenchmarks(),
   ]
 }

@@ -30,7 +30,8 @@ enum Kernel {
   /// guard page that exists it changes nothing and succeeds; where the guard was
   /// never applied, it needs a new mapping and fails when none is left.
   static func protectNone(_ start: UnsafeMutableRawPointer, _ count: Int) -> Int32? {
-    mprotect(start, count, PROT_NONE) == 0 ? nil : errno
+    ProtectionChangeCount.note()
+    return mprotect(start, count, PROT_NONE) == 0 ? nil : errno
   }
 
   /// This process's ID. glibc's `getpid()` is a system call, and every buffer
