@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "Pinentry", targets: ["Pinentry"]),
+    .library(name: "PasswordAgent", targets: ["PasswordAgent"]),
     .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
@@ -34,18 +35,23 @@ let package = Package(
       name: "SecretFieldTerminal", dependencies: ["SecretField", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(name: "Pinentry", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    .target(name: "PasswordAgent", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
       name: "SecretFieldCLI",
-      dependencies: ["SecretFieldTerminal", "Pinentry", "SecretField", "SecureMemory"],
+      dependencies: [
+        "SecretFieldTerminal", "Pinentry", "PasswordAgent", "SecretField", "SecureMemory",
+      ],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield-askpass", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "secretfield-askpass",
+      dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI", "SecureMemory"],
+      name: "pinentry-secretfield",
+      dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
       swiftSettings: swiftSettings),
     .target(
       name: "TestSupport",
@@ -99,6 +105,14 @@ let package = Package(
     .testTarget(
       name: "SecureMemoryTests",
       dependencies: ["SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "PasswordAgentTests",
+      dependencies: [
+        "PasswordAgent", "SecretFieldCLI", "SecureMemory", "TestSupport", "PTYSupport",
+        "secretfield",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -19,8 +19,16 @@ public enum AssuanResponse: Sendable, Hashable {
   /// The bytes on the wire, each line ending in LF.
   ///
   /// `D` lines escape `%`, CR and LF and are split to stay within
-  /// ``AssuanLine/maximumLength`` bytes each; the other kinds are one line, and
-  /// their text must hold no line break.
+  /// ``AssuanLine/maximumLength`` bytes each. The other kinds are one line
+  /// whose text may come from outside (an error quoting the client's
+  /// `ttyname`), so it is never trusted: `%`, every C0 control and DEL are
+  /// percent-escaped (`%0A`), and a line that would pass 1,000 bytes with its
+  /// LF is cut before the character or escape that does not fit. The Assuan
+  /// documentation allows at most 1,000 bytes a line, LF included, and
+  /// libassuan's clients refuse longer ones; libassuan itself cuts a server's
+  /// error text (`assuan_process_done`) and a line at its first LF
+  /// (`assuan_write_line`). So every response is one valid line, and no input
+  /// can make encoding trap.
   ///
   /// - Complexity: O(length of the text or data).
   public var encoded: [UInt8] {
@@ -34,13 +42,43 @@ public enum AssuanResponse: Sendable, Hashable {
     }
   }
 
+  /// `head`, a space and `tail`, escaped and cut to one line.
   private static func line(_ head: String, _ tail: String?) -> [UInt8] {
-    var text = head
-    if let tail, !tail.isEmpty { text += " " + tail }
-    precondition(
-      !text.utf8.contains(UInt8(ascii: "\n")),
-      "AssuanResponse: a response line cannot hold a line feed")
-    return Array(text.utf8) + [UInt8(ascii: "\n")]
+    var line: [UInt8] = []
+    line.reserveCapacity(AssuanLine.maximumLength)
+    // Room for the LF.
+    let room = AssuanLine.maximumLength - 1
+    func fits(_ scalar: Unicode.Scalar) -> Bool {
+      line.count + (scalar.value < 0x80 && isEscaped(UInt8(scalar.value)) ? 3 : scalar.utf8.count)
+        <= room
+    }
+    func append(_ scalar: Unicode.Scalar) {
+      if scalar.value < 0x80, isEscaped(UInt8(scalar.value)) {
+        let byte = UInt8(scalar.value)
+        line += [
+          UInt8(ascii: "%"), AssuanEscaping.hexDigit(byte >> 4),
+          AssuanEscaping.hexDigit(byte & 0x0F),
+        ]
+      } else {
+        line += scalar.utf8
+      }
+    }
+    let tail = tail ?? ""
+    for scalar in head.unicodeScalars where fits(scalar) { append(scalar) }
+    if !tail.isEmpty && line.count < room {
+      line.append(UInt8(ascii: " "))
+      for scalar in tail.unicodeScalars {
+        guard fits(scalar) else { break }
+        append(scalar)
+      }
+    }
+    line.append(UInt8(ascii: "\n"))
+    return line
+  }
+
+  /// True for the bytes a response line's text escapes: `%`, C0 controls, DEL.
+  static func isEscaped(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "%")
   }
 
   private static func dataLines(_ bytes: [UInt8]) -> [UInt8] {

@@ -20,6 +20,19 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// is left that way, because changing its protection per window could need a
   /// new mapping the process does not have.
   public var isInaccessibleOutsideWindows: Bool
+  /// The secret shares its pages with other secrets: it is a slot of a
+  /// ``SecureArena``.
+  ///
+  /// A window opens the whole page (or two) the secret lies on, so while it is
+  /// open the other secrets on that page are readable as well (and writable in
+  /// a write window), and the page stays open until the last window on it
+  /// closes. Its neighbours within the page are separated by canaries, checked
+  /// when a window closes or a slot is freed, not by guard pages: an overrun
+  /// does not fault, it ends the process at that check. ``hasGuardPages`` and
+  /// the other flags speak of the slab around it. False for a buffer of its
+  /// own, which no other secret shares. Not a protection that is missing, so
+  /// ``isComplete`` does not look at it: the price of packing.
+  public var sharesPagesWithOtherSecrets = false
 
   /// Every protection holds.
   public var isComplete: Bool {
@@ -33,12 +46,15 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
     isInaccessibleOutsideWindows: true)
 
   /// A line such as `locked, no core dump, guarded, wiped on fork, no access`,
-  /// with `not` before each protection that is missing.
+  /// with `not` before each protection that is missing, and `pages shared with
+  /// other secrets` last for an arena slot.
   public var description: String {
-    [
+    let protections = [
       (isLocked, "locked"), (isExcludedFromCoreDumps, "no core dump"),
       (hasGuardPages, "guarded"), (isWipedOnFork, "wiped on fork"),
       (isInaccessibleOutsideWindows, "no access outside windows"),
-    ].map { $0.0 ? $0.1 : "not \($0.1)" }.joined(separator: ", ")
+    ].map { $0.0 ? $0.1 : "not \($0.1)" }
+    let sharing = sharesPagesWithOtherSecrets ? ["pages shared with other secrets"] : []
+    return (protections + sharing).joined(separator: ", ")
   }
 }

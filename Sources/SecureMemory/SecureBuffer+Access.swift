@@ -32,7 +32,7 @@ extension SecureBuffer {
   /// Opens a read-write window over the whole capacity for editing inside the
   /// module.
   func withWritableRegion<Result: ~Copyable, Failure: Error>(
-    _ body: (GuardedRegion) throws(Failure) -> Result
+    _ body: (BufferBacking) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     gate.openWrite(region)
     defer { gate.closeWrite(region) }

@@ -70,26 +70,23 @@ extension SecureBuffer {
     try moveToNewRegion(capacity: max(minimumCapacity, capacity * 2))
   }
 
-  /// Copies the bytes into a new guarded region, then wipes and frees
-  /// the old one: the bytes never pass through ordinary memory.
+  /// Copies the bytes into a new guarded region (a larger slot, on an arena,
+  /// while one holds them), then wipes and frees the old one: the bytes never
+  /// pass through ordinary memory.
   private mutating func moveToNewRegion(capacity newCapacity: Int) throws(SecureMemoryError) {
-    let (newRegion, newProtection) = try GuardedRegion.allocate(
-      minimumCapacity: newCapacity, policy: policy)
+    let (newRegion, newProtection) = try BufferBacking.allocate(
+      minimumCapacity: newCapacity, policy: policy, arena: arena)
     let oldRegion = region
+    let newGate = AccessGate(protection: newProtection)
     gate.openRead(oldRegion)
-    var protection = newProtection
-    if protection.isInaccessibleOutsideWindows {
-      precondition(newRegion.protectReadWrite(), "SecureBuffer: mprotect on a new region failed")
-    }
+    newGate.openWrite(newRegion)
     moveSecretBytes(to: newRegion.start, from: oldRegion.start, count: count)
-    if protection.isInaccessibleOutsideWindows && !newRegion.closeWindow() {
-      protection.isInaccessibleOutsideWindows = false
-    }
+    newGate.closeWrite(newRegion)
     gate.closeRead(oldRegion)
     release(oldRegion)
     region = newRegion
     ownerProcess = Kernel.processID
-    gate.replaceProtection(protection)
+    gate.replaceProtection(newGate.protection)
   }
 }
 

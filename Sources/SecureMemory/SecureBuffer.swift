@@ -23,11 +23,13 @@ import Synchronization
 public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   // Sendable: readers only touch `region` through `gate`, which serialises the
   // protection changes; every writer is `mutating`, so exclusive by the compiler.
-  var region: GuardedRegion
+  var region: BufferBacking
   /// How many bytes of the capacity hold data.
   public internal(set) var count: Int
   let policy: LockPolicy
   let gate: AccessGate
+  /// The arena the buffer takes its slots from, nil for a buffer of its own.
+  let arena: SecureArena?
   /// The process that allocated the region. A forked child sees the data pages,
   /// canary included, as zeros; freeing there would trip the canary check.
   var ownerProcess: Int32
@@ -41,11 +43,17 @@ public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   ///   `.required` when any protection does not hold; the message names the limit
   ///   and how to raise it.
   public init(capacity: Int = 0, locking policy: LockPolicy = .required) throws(SecureMemoryError) {
-    let (region, protection) = try GuardedRegion.allocate(minimumCapacity: capacity, policy: policy)
+    try self.init(capacity: capacity, policy: policy, arena: nil)
+  }
+
+  init(capacity: Int, policy: LockPolicy, arena: SecureArena?) throws(SecureMemoryError) {
+    let (region, protection) = try BufferBacking.allocate(
+      minimumCapacity: capacity, policy: policy, arena: arena)
     self.region = region
     self.count = 0
     self.policy = policy
     self.gate = AccessGate(protection: protection)
+    self.arena = arena
     self.ownerProcess = Kernel.processID
   }
 
@@ -69,7 +77,7 @@ public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   /// in the process that allocated it. In a forked child the data pages read as
   /// zeros (`MADV_WIPEONFORK`), canary included: `sodium_free` would take the
   /// zero canary for an overrun and end the process, and there is nothing to wipe.
-  func release(_ region: GuardedRegion) {
+  func release(_ region: BufferBacking) {
     if ownerProcess == Kernel.processID || !gate.protection.isWipedOnFork {
       region.free()
     }
@@ -113,8 +121,13 @@ final class AccessGate: Sendable {
   ///
   /// A region that is not no-access outside windows (see
   /// ``GuardedRegion/closeWindow()``) stays read-write throughout, so its windows
-  /// change nothing and cannot fail.
-  func openRead(_ region: GuardedRegion) {
+  /// change nothing and cannot fail. An arena slot's window is counted by its
+  /// slab, per page, under the slab's lock.
+  func openRead(_ backing: BufferBacking) {
+    guard case .ownRegion(let region) = backing else {
+      if case .arenaSlot(let slot) = backing { slot.openWindow(writable: false) }
+      return
+    }
     state.withLock { state in
       if state.readers == 0 && state.protection.isInaccessibleOutsideWindows {
         precondition(
@@ -126,14 +139,22 @@ final class AccessGate: Sendable {
   }
 
   /// Makes the region no-access again when the last reader leaves.
-  func closeRead(_ region: GuardedRegion) {
+  func closeRead(_ backing: BufferBacking) {
+    guard case .ownRegion(let region) = backing else {
+      if case .arenaSlot(let slot) = backing { slot.closeWindow(writable: false) }
+      return
+    }
     state.withLock { state in
       state.readers -= 1
       if state.readers == 0 { Self.close(region, &state) }
     }
   }
 
-  func openWrite(_ region: GuardedRegion) {
+  func openWrite(_ backing: BufferBacking) {
+    guard case .ownRegion(let region) = backing else {
+      if case .arenaSlot(let slot) = backing { slot.openWindow(writable: true) }
+      return
+    }
     state.withLock { state in
       precondition(state.readers == 0, "SecureBuffer: write window opened while reading")
       if state.protection.isInaccessibleOutsideWindows {
@@ -144,7 +165,11 @@ final class AccessGate: Sendable {
     }
   }
 
-  func closeWrite(_ region: GuardedRegion) {
+  func closeWrite(_ backing: BufferBacking) {
+    guard case .ownRegion(let region) = backing else {
+      if case .arenaSlot(let slot) = backing { slot.closeWindow(writable: true) }
+      return
+    }
     state.withLock { Self.close(region, &$0) }
   }
 

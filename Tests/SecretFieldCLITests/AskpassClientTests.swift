@@ -89,12 +89,19 @@ struct AskpassClientTests {
     ]
     let agent = try TerminalSession(
       executable: "/usr/bin/ssh-agent", arguments: ["-D", "-a", socket], options: options)
+    let client = plain.merging(["SSH_AUTH_SOCK": socket]) { $1 }
+    // The socket exists from bind(2) on, but connecting succeeds only after
+    // listen(2): wait until `ssh-add -l` reaches the agent (2: it could not).
     var waited = 0
-    while access(socket, F_OK) != 0 && waited < 3000 {
+    while waited < 3000 {
+      if access(socket, F_OK) == 0,
+        try runProgram("/usr/bin/ssh-add", ["-l"], environment: client).status != 2
+      {
+        break
+      }
       usleep(10_000)
       waited += 1
     }
-    let client = plain.merging(["SSH_AUTH_SOCK": socket]) { $1 }
     let added = try runProgram("/usr/bin/ssh-add", ["-c", key], environment: client)
     try #require(added.status == 0, "\(added.error)")
 

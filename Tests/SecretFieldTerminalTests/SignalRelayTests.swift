@@ -111,7 +111,7 @@ struct SignalRelayTests {
 
   @Test("signals map to responses as readpassphrase has them")
   func responses() {
-    for signal in [TerminalSignal.interrupt, .terminate, .hangUp, .quit, .alarm, .brokenPipe] {
+    for signal in TerminalSignal.fatal {
       #expect(signal.response == .die, "\(signal)")
     }
     for signal in [TerminalSignal.terminalStop, .backgroundRead, .backgroundWrite] {
@@ -119,7 +119,15 @@ struct SignalRelayTests {
     }
     #expect(TerminalSignal.continue.response == .resume)
     #expect(TerminalSignal.windowChange.response == .resize)
-    #expect(TerminalSignal.relayed.count == 11)
+    // Every signal whose default action ends the process (signal(7): Term or
+    // Core) but the faults, which the fault handler takes, and the real-time ones.
+    let fatal = Set(TerminalSignal.fatal.map(\.number))
+    #expect(
+      fatal == [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
+        SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO,
+      ])
+    #expect(TerminalSignal.relayed.count == 20)
   }
 }
 

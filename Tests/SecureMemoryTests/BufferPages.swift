@@ -66,6 +66,6 @@ struct BufferPages: CustomStringConvertible {
 
 /// A buffer behind a reference, so a test can keep many alive in an array.
 final class HeldBuffer {
-  let buffer: SecureBuffer
+  var buffer: SecureBuffer
   init(_ buffer: consuming SecureBuffer) { self.buffer = buffer }
 }

@@ -63,10 +63,12 @@ enum Report {
     if written < 0 || closed != 0 { throw ReportError(path: path, errno: errno) }
   }
 
-  /// `1234.5 ns` as `1.23 µs`, and so on; counts stay counts.
+  /// `1234.5 ns` as `1.23 µs`, and so on; counts stay counts, a fraction below
+  /// one (mappings per secret in an arena) with four decimals.
   static func format(_ value: Double, unit: String) -> String {
     guard unit == "ns" else {
-      return fixed(value, decimals: value.rounded() == value ? 0 : 1) + " " + unit
+      let decimals = value.rounded() == value ? 0 : abs(value) < 1 ? 4 : 1
+      return fixed(value, decimals: decimals) + " " + unit
     }
     switch value {
     case ..<1_000: return fixed(value, decimals: 1) + " ns"
@@ -88,9 +90,9 @@ enum Report {
     return "\(sign)\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
   }
 
-  private static func number(_ value: Double, decimals: Int = 1) -> String {
+  private static func number(_ value: Double, decimals: Int? = nil) -> String {
     precondition(value.isFinite, "Report: a figure is not finite: \(value)")
-    return fixed(value, decimals: decimals)
+    return fixed(value, decimals: decimals ?? (value != 0 && abs(value) < 1 ? 4 : 1))
   }
 
   private static func quoted(_ text: String) -> String {

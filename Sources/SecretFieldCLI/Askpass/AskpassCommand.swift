@@ -1,3 +1,4 @@
+import SecretField
 import SecretFieldTerminal
 public import SecureMemory
 
@@ -75,6 +76,9 @@ public struct AskpassCommand: Command {
   public var prompt: String
   /// What to ask; set from the environment by ``run(_:context:hardening:)``.
   public var mode = Mode.secret
+  /// Who runs the askpass; set by ``run(_:context:hardening:)``. An answer the
+  /// caller would cut is refused in the field.
+  public var caller = AskpassCaller.other
 
   /// Takes every argument as the prompt, joined by spaces: callers pass one,
   /// and a wrapper that splits it into several does no harm.
@@ -110,6 +114,8 @@ public struct AskpassCommand: Command {
       return .cancelled
     }
     command.mode = Mode(promptHint: context.environmentValue("SSH_ASKPASS_PROMPT"))
+    command.caller = AskpassCaller(
+      parentName: context.parentProcessName(), environmentValue: context.environmentValue)
     if let hardening, !hardening.isComplete {
       context.printError("warning: the process is only partly hardened: \(hardening)")
     }
@@ -146,6 +152,7 @@ public struct AskpassCommand: Command {
     var configuration = PromptConfiguration(prompt: promptLines.prompt)
     configuration.description = promptLines.description
     configuration.terminalPath = context.terminalPath
+    Self.limitAnswer(of: &configuration, for: caller)
     var sources: [SecretSource] = [.terminal(configuration)]
     if let specification = context.environmentValue(PromptOptions.sourceVariable) {
       do {
@@ -169,6 +176,13 @@ public struct AskpassCommand: Command {
       }
       return .cancelled
     }
+    if let limit = caller.maximumAnswerByteCount, secret.count > limit {
+      // From a source, not the field: refuse rather than let ssh cut it.
+      context.printError(
+        "the passphrase is \(secret.count) bytes, and ssh keeps only the first \(limit); "
+          + "nothing was written")
+      return .cancelled
+    }
     do {
       try secret.append(count: 1) { $0[0] = 0x0A }
       try secret.write(to: context.standardOutput)
@@ -177,6 +191,18 @@ public struct AskpassCommand: Command {
       return .cancelled
     }
     return .success
+  }
+
+  /// Keeps the field within what `caller` keeps of an answer, with messages
+  /// that say why: a keystroke past it is refused as the field being full, a
+  /// paste as too long.
+  static func limitAnswer(of configuration: inout PromptConfiguration, for caller: AskpassCaller) {
+    guard let limit = caller.maximumAnswerByteCount else { return }
+    configuration.fieldLimits.maxBytes = min(configuration.fieldLimits.maxBytes, limit)
+    configuration.texts.fieldFull =
+      "ssh keeps only the first \(limit) bytes of a passphrase, so it can't be any longer."
+    configuration.texts.pasteTooLong =
+      "Not pasted: ssh keeps only the first \(limit) bytes of a passphrase."
   }
 
   /// Asks yes or no; the status is the answer, nothing is written.

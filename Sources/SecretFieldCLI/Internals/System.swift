@@ -72,6 +72,16 @@ enum System {
     getenv(name).map { String(cString: $0) }
   }
 
+  /// The parent process's name as the kernel keeps it (`/proc/PPID/comm`: the
+  /// executable's file name, at most 15 bytes), or nil when it cannot be read.
+  static func parentProcessName() -> String? {
+    guard case .success(let name) = readSmallFile("/proc/\(getppid())/comm", limit: 64) else {
+      return nil
+    }
+    let trimmed = name.hasSuffix("\n") ? String(name.dropLast()) : name
+    return trimmed.isEmpty ? nil : trimmed
+  }
+
   /// Returns once the parent process has ended (this process was handed to
   /// another parent), looking once a second; a signal's default action ends
   /// the process meanwhile.
@@ -118,7 +128,9 @@ extension System {
 
 extension System {
   /// The signals that end a prompt (the relay's fatal ones) and resize it.
-  static let promptSignals = [SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGALRM, SIGWINCH]
+  static let promptSignals =
+    [SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGALRM, SIGWINCH, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF]
+    + [SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO]
 
   /// Puts the prompt's signals back to their default actions and unblocks
   /// them (`signal(2)`, `pthread_sigmask`), whatever the parent left: a

@@ -100,6 +100,7 @@ public struct TerminalPinentry: PinentryInterface {
     case .timedOut: return .timedOut
     case .hungUp: return .cancelled
     case .confirmationFailed: return .cancelled
+    case .withdrawn: return .cancelled
     }
   }
 

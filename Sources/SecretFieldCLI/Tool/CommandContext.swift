@@ -15,6 +15,9 @@ public struct CommandContext: Sendable {
   public var toolName = "secretfield"
   /// Reads a variable of the environment (`getenv`); tests pass their own.
   public var environmentValue: @Sendable (String) -> String? = { System.environmentValue($0) }
+  /// The name of the program that started this one (`/proc/PPID/comm`), or nil
+  /// when it cannot be read; tests pass their own.
+  public var parentProcessName: @Sendable () -> String? = { System.parentProcessName() }
 
   /// The process's own streams, environment and controlling terminal.
   public init() {}

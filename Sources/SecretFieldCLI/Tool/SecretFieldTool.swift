@@ -12,7 +12,7 @@ public enum SecretFieldTool {
   public static let version = "0.1.0"
   /// The commands, in the order `--help` lists them.
   public static let commands: [any Command.Type] = [
-    PromptCommand.self, HashCommand.self, VerifyCommand.self,
+    PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
   ]
 
   /// The text of `secretfield --help`.

@@ -14,6 +14,9 @@ enum InputToken: Equatable {
   case pasteStart(length: Int)
   /// A kitty keyboard protocol key event (`CSI code ; modifiers:event ; text u`).
   case kittyKey(KittyKey, length: Int)
+  /// An unfinished sequence too long to keep: these bytes are dropped, and
+  /// what follows is swallowed in this state to the sequence's end.
+  case overlong(SequenceScanner.Swallow?, length: Int)
   /// The front is the start of something that needs more bytes.
   case incomplete(Incomplete)
 

@@ -32,6 +32,12 @@ extension KeyDecoder {
         pendingSince = nil
         return .needsInput
       }
+      if let state = swallowing {
+        let (length, rest) = input.withUnsafeBytes { SequenceScanner.swallow($0, from: 0, state) }
+        consume(length)
+        swallowing = rest
+        continue
+      }
       let limit = configuration.maximumSequenceCount
       let token = try Self.scan(
         input, limit: limit, movingTextTo: &payload, replacingPayload: payloadIsStale)
@@ -45,6 +51,10 @@ extension KeyDecoder {
       case .event(let event, let length):
         consume(length)
         return .event(event)
+      case .overlong(let state, let length):
+        consume(length)
+        swallowing = state
+        return .event(.unknownSequence)
       case .legacyKey(let event, let modifiers, let isRelease, let length):
         consume(length)
         if isRelease { continue }
@@ -84,7 +94,11 @@ extension KeyDecoder {
     let deadline = pendingSince! + configuration.escapeTimeout
     guard now >= deadline else { return .needsInputBefore(deadline) }
     pendingSince = nil
-    // The unfinished part always runs to the end of the input.
+    // The unfinished part always runs to the end of the input. A sequence's
+    // bytes that come later still belong to it: swallow them to its end.
+    if kind == .sequence {
+      swallowing = input.withUnsafeBytes { SequenceScanner.swallowState(afterPending: $0) }
+    }
     input.removeAll()
     switch kind {
     case .escape: return .event(.escape)

@@ -27,8 +27,9 @@ public struct KeyDecoder: ~Copyable {
     /// The most bytes a bracketed paste may have; a longer one becomes
     /// ``KeyEvent/pasteTooLong``. 8 KiB by default, the field's own limit.
     public var maximumPasteCount: Int = 8 * 1024
-    /// The most bytes an escape sequence or string may have before it is taken
-    /// as unknown without waiting for its end.
+    /// The most bytes of an escape sequence or string kept while it arrives.
+    /// A longer one is taken as unknown at once and the rest of it, however
+    /// long, is consumed to its end without being kept.
     public var maximumSequenceCount: Int = 4 * 1024
 
     /// The defaults.
@@ -67,6 +68,11 @@ public struct KeyDecoder: ~Copyable {
   /// the input had then: new bytes restart the wait.
   var pendingSince: ContinuousClock.Instant?
   var pendingCount = 0
+
+  /// Inside a sequence whose start was dropped (too long, or timed out): its
+  /// remaining bytes are consumed to its end and never become text. A few
+  /// flags, not the bytes.
+  var swallowing: SequenceScanner.Swallow?
 
   /// The caps-lock state last reported by the terminal; nil until a kitty
   /// protocol key reported it.
@@ -127,6 +133,7 @@ public struct KeyDecoder: ~Copyable {
     isInPaste = false
     pasteOverflowed = false
     pendingSince = nil
+    swallowing = nil
   }
 
   /// Decodes the next event from the input, as of `now`.

@@ -35,6 +35,25 @@ struct Parameters {
     return fields
   }
 
+  /// True when every byte after the private marker is a digit, `;` or `:`
+  /// and every number fits a code point: what the decoder requires before it
+  /// reads any value, so an overflowing modifier (`CSI 97;99999999999u`) drops
+  /// the key instead of reading as no modifier.
+  var isWellFormed: Bool {
+    var value = 0
+    for offset in body {
+      let byte = bytes[offset]
+      if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":") {
+        value = 0
+        continue
+      }
+      guard (0x30...0x39).contains(byte) else { return false }
+      value = value * 10 + Int(byte - 0x30)
+      if value > 0x10FFFF { return false }
+    }
+    return true
+  }
+
   /// The byte range of field `index`, or nil when there are fewer fields.
   func field(_ index: Int) -> Range<Int>? {
     var start = body.lowerBound

@@ -13,18 +13,25 @@ enum SequenceScanner {
   static func scan(_ bytes: UnsafeRawBufferPointer, maximumSequenceCount: Int) -> InputToken {
     precondition(!bytes.isEmpty, "SequenceScanner: nothing to scan")
     let first = bytes[0]
+    let token: InputToken
     if first == escape {
-      let token = scanEscape(bytes)
-      if case .incomplete(let kind) = token, kind != .escape, bytes.count >= maximumSequenceCount {
-        return .event(.unknownSequence, length: bytes.count)
-      }
-      return token
-    }
-    if first < 0x20 || first == 0x7F {
+      token = scanEscape(bytes)
+    } else if first == c1Lead, bytes.count > 1, (0x80...0x9F).contains(bytes[1]) {
+      token = scanC1(bytes)
+    } else if first < 0x20 || first == 0x7F {
       return .event(controlKey(first), length: 1)
+    } else {
+      return scanText(bytes)
     }
-    return scanText(bytes)
+    if case .incomplete(.sequence) = token, bytes.count >= maximumSequenceCount {
+      // Too long to keep: drop what is here, and swallow the rest to its end.
+      return .overlong(swallowState(afterPending: bytes), length: bytes.count)
+    }
+    return token
   }
+
+  /// The lead byte of a C1 control (U+0080–U+009F) in UTF-8.
+  static let c1Lead: UInt8 = 0xC2
 
   /// The event of a C0 control byte or DEL, as readline binds them.
   static func controlKey(_ byte: UInt8) -> KeyEvent {
@@ -134,6 +141,14 @@ enum SequenceScanner {
     case escape:
       // ESC ESC: the first is Esc, the key; the second starts over.
       return .event(.escape, length: 1)
+    case 0x20...0x2F:
+      // ESC I...I F (ECMA-35's nF sequences, as `ESC ( B`): the intermediates
+      // and the final byte belong to it.
+      var offset = 2
+      while offset < bytes.count, (0x20...0x2F).contains(bytes[offset]) { offset += 1 }
+      guard offset < bytes.count else { return .incomplete(.sequence) }
+      let ends = (0x30...0x7E).contains(bytes[offset])
+      return .event(.unknownSequence, length: ends ? offset + 1 : offset)
     default:
       // Alt+key: ESC and one character, a whole UTF-8 one if it is text.
       if bytes[1] >= 0x80 {
@@ -165,11 +180,16 @@ enum SequenceScanner {
 
   /// Finds parameter bytes (0x30–0x3F), intermediate bytes (0x20–0x2F) and the
   /// final byte (0x40–0x7E) from `start`.
+  ///
+  /// A parameter byte after an intermediate (`CSI - 1 u`) breaks ECMA-48's
+  /// order, but the sequence still runs to its final byte, as DEC's parser
+  /// ignores such a sequence to its end: it counts as having intermediates,
+  /// so it is never a key.
   static func layout(_ bytes: UnsafeRawBufferPointer, from start: Int) -> LayoutResult {
     var offset = start
     while offset < bytes.count, (0x30...0x3F).contains(bytes[offset]) { offset += 1 }
     let parameters = start..<offset
-    while offset < bytes.count, (0x20...0x2F).contains(bytes[offset]) { offset += 1 }
+    while offset < bytes.count, (0x20...0x3F).contains(bytes[offset]) { offset += 1 }
     let hasIntermediates = offset > parameters.upperBound
     guard offset < bytes.count else { return .incomplete }
     let final = bytes[offset]
@@ -196,7 +216,7 @@ enum SequenceScanner {
     case .malformed(let length): return .event(.unknownSequence, length: length)
     case .complete(let layout):
       let parameters = Parameters(bytes, layout.parameters)
-      guard !layout.hasIntermediates, !parameters.hasPrivateMarker else {
+      guard !layout.hasIntermediates, !parameters.hasPrivateMarker, parameters.isWellFormed else {
         return .event(.unknownSequence, length: layout.length)
       }
       // Some terminals put the modifier straight after SS3 (`ESC O 5 D`).
@@ -209,20 +229,109 @@ enum SequenceScanner {
     }
   }
 
-  /// OSC, DCS, APC, PM, SOS: consumed up to ST (`ESC \`) or BEL.
+  /// OSC, DCS, APC, PM, SOS: consumed up to ST (`ESC \`, or U+009C in
+  /// UTF-8) or BEL.
   static func scanString(_ bytes: UnsafeRawBufferPointer) -> InputToken {
-    var offset = 2
-    while offset < bytes.count {
-      if bytes[offset] == 0x07 { return .event(.unknownSequence, length: offset + 1) }
-      if bytes[offset] == escape {
-        guard offset + 1 < bytes.count else { return .incomplete(.sequence) }
-        if bytes[offset + 1] == UInt8(ascii: "\\") {
-          return .event(.unknownSequence, length: offset + 2)
-        }
-      }
-      offset += 1
+    switch swallow(bytes, from: 2, .string(afterEscape: false, afterC1Lead: false)) {
+    case (let length, nil): .event(.unknownSequence, length: length)
+    case (_, .some): .incomplete(.sequence)
     }
-    return .incomplete(.sequence)
+  }
+
+  /// A C1 control sent as UTF-8 (`C2 9B` for CSI): the same sequence as its
+  /// 7-bit form (`ESC [`), consumed whole, and never a key: the prompt asks
+  /// for no 8-bit controls, so one is not from a key.
+  static func scanC1(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+    switch bytes[1] {
+    case 0x9B, 0x8F, 0x8E:
+      // CSI; SS3 and SS2, whose parameters and final byte scan as SS3's do.
+      switch layout(bytes, from: 2) {
+      case .incomplete: return .incomplete(.sequence)
+      case .malformed(let length): return .event(.unknownSequence, length: length)
+      case .complete(let layout): return .event(.unknownSequence, length: layout.length)
+      }
+    case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+      // DCS, SOS, OSC, PM, APC.
+      return scanString(bytes)
+    default:
+      return .event(.unknownSequence, length: 2)
+    }
+  }
+
+  // MARK: Swallowing what is too long to keep
+
+  /// Where the scanner is inside a sequence whose bytes are no longer kept: a
+  /// few flags, however long the sequence runs.
+  enum Swallow: Equatable {
+    /// Inside a CSI or SS3: parameter and intermediate bytes until the final.
+    case controlSequence
+    /// After `ESC` and intermediates: more of them until the final.
+    case escapeIntermediates
+    /// Inside a control string; the last byte was ESC or C2 (the start of an
+    /// ST in either form).
+    case string(afterEscape: Bool, afterC1Lead: Bool)
+  }
+
+  /// Consumes the bytes from `start` that belong to a sequence in `state`.
+  ///
+  /// - Returns: how many bytes from the front belong to it, and the state
+  ///   after them: nil when the sequence ended (its final byte or terminator
+  ///   counted; a byte that cannot belong to it is not counted and starts
+  ///   anew).
+  static func swallow(
+    _ bytes: UnsafeRawBufferPointer, from start: Int, _ state: Swallow
+  ) -> (length: Int, state: Swallow?) {
+    var offset = start
+    switch state {
+    case .controlSequence, .escapeIntermediates:
+      let continuing: ClosedRange<UInt8> = state == .controlSequence ? 0x20...0x3F : 0x20...0x2F
+      while offset < bytes.count {
+        let byte = bytes[offset]
+        if continuing.contains(byte) {
+          offset += 1
+          continue
+        }
+        let ends = ((continuing.upperBound + 1)...0x7E).contains(byte)
+        return (ends ? offset + 1 : offset, nil)
+      }
+      return (offset, state)
+    case .string(var afterEscape, var afterC1Lead):
+      while offset < bytes.count {
+        let byte = bytes[offset]
+        offset += 1
+        if afterEscape && byte == UInt8(ascii: "\\") { return (offset, nil) }
+        if afterC1Lead && byte == 0x9C { return (offset, nil) }
+        if byte == 0x07 { return (offset, nil) }
+        afterEscape = byte == escape
+        afterC1Lead = byte == c1Lead
+      }
+      return (offset, .string(afterEscape: afterEscape, afterC1Lead: afterC1Lead))
+    }
+  }
+
+  /// The state to swallow in after dropping `bytes`, an unfinished sequence
+  /// (too long, or timed out): nil when there is nothing left to swallow (an
+  /// Alt+key whose character was cut short).
+  static func swallowState(afterPending bytes: UnsafeRawBufferPointer) -> Swallow? {
+    guard bytes.count > 1 else { return nil }
+    let introducer: UInt8
+    if bytes[0] == escape {
+      introducer = bytes[1]
+    } else if bytes[0] == c1Lead, (0x80...0x9F).contains(bytes[1]) {
+      introducer = bytes[1] - 0x40
+    } else {
+      return nil
+    }
+    let state: Swallow
+    switch introducer {
+    case UInt8(ascii: "["), UInt8(ascii: "O"), UInt8(ascii: "N"): state = .controlSequence
+    case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"),
+      UInt8(ascii: "X"):
+      state = .string(afterEscape: false, afterC1Lead: false)
+    case 0x20...0x2F: return swallow(bytes, from: 1, .escapeIntermediates).state
+    default: return nil
+    }
+    return swallow(bytes, from: 2, state).state
   }
 
   /// The event of a cursor key's final byte (`D`, `C`, `H`, `F`): Ctrl or Alt
@@ -242,7 +351,10 @@ enum SequenceScanner {
   static func controlSequence(_ bytes: UnsafeRawBufferPointer, _ layout: Layout) -> InputToken {
     let length = layout.length
     let parameters = Parameters(bytes, layout.parameters)
-    guard !layout.hasIntermediates else { return .event(.unknownSequence, length: length) }
+    // A key whose parameters do not parse is dropped, not guessed.
+    guard !layout.hasIntermediates, parameters.isWellFormed else {
+      return .event(.unknownSequence, length: length)
+    }
     let final = layout.final
     let marker = parameters.privateMarker
     switch (marker, final) {

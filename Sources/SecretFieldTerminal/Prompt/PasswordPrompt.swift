@@ -62,6 +62,9 @@ public struct PasswordPrompt: Sendable {
   /// - Parameter afterFirstDraw: called once, when the prompt is first on the
   ///   screen and the relay catches signals: work that no key needs before it
   ///   (a pinentry's watch on its client) costs the user no wait for the prompt.
+  /// - Parameter withdrawal: how the asker may take the question back while it
+  ///   is on the screen (a password agent's request that went away); the
+  ///   prompt then ends with ``PromptResult/withdrawn``. Nil for none.
   /// - Returns: the password in secure memory, or why there is none.
   /// - Throws: ``PromptError``: `noTerminal` or `notATerminal` when there is
   ///   no terminal to prompt on (the message says to run from a terminal or give
@@ -70,7 +73,8 @@ public struct PasswordPrompt: Sendable {
   ///   A fatal signal does not return: the process dies by it.
   public func run(
     annotatingEdits annotate: ((borrowing SecretFieldState) -> String?)? = nil,
-    afterFirstDraw: (() -> Void)? = nil
+    afterFirstDraw: (() -> Void)? = nil,
+    withdrawal: PromptWithdrawal? = nil
   ) throws(PromptError) -> PromptResult {
     let locale = configuration.locale ?? .current
     var terminal = try TerminalDevice(path: configuration.terminalPath)
@@ -88,6 +92,7 @@ public struct PasswordPrompt: Sendable {
     loop.looksForRecorderAfterFirstDraw =
       configuration.detectsRecording && !configuration.isCaptured
     loop.afterFirstDraw = afterFirstDraw
+    loop.withdrawal = withdrawal
     let result: PromptResult
     do {
       try loop.startHandshake(terminal: terminal)

@@ -23,6 +23,8 @@ public enum PromptEnding: Error, Sendable, Hashable, CustomStringConvertible {
   case hungUp
   /// The entries of a confirmation differed this many times.
   case confirmationFailed(attempts: Int)
+  /// The asker took the question back (``PromptWithdrawal``).
+  case withdrawn
 
   /// What happened, in words for the end user.
   public var description: String {
@@ -34,6 +36,7 @@ public enum PromptEnding: Error, Sendable, Hashable, CustomStringConvertible {
     case .hungUp: "the terminal went away before the password was entered"
     case .confirmationFailed(let attempts):
       "the two entries differed \(attempts) times; nothing was taken"
+    case .withdrawn: "the question was withdrawn by the program that asked it"
     }
   }
 }
@@ -53,6 +56,7 @@ extension PromptResult {
     case .timedOut: throw .timedOut
     case .hungUp: throw .hungUp
     case .confirmationFailed(let attempts): throw .confirmationFailed(attempts: attempts)
+    case .withdrawn: throw .withdrawn
     }
   }
 
@@ -64,6 +68,7 @@ extension PromptResult {
     case .timedOut: .timedOut
     case .hungUp: .hungUp
     case .confirmationFailed(let attempts): .confirmationFailed(attempts: attempts)
+    case .withdrawn: .withdrawn
     }
   }
 }

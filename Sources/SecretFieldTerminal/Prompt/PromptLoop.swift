@@ -44,6 +44,8 @@ struct PromptLoop: ~Copyable {
   /// The caller's work once the prompt is on the screen (see
   /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:)``); called once.
   var afterFirstDraw: (() -> Void)?
+  /// How the caller may take the question back while it is asked.
+  var withdrawal: PromptWithdrawal?
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -67,6 +69,7 @@ struct PromptLoop: ~Copyable {
     case cancelled(PromptCancellation)
     case timedOut
     case hungUp
+    case withdrawn
   }
 
   // MARK: The prompt
@@ -86,6 +89,7 @@ struct PromptLoop: ~Copyable {
       case .cancelled(let cancellation): return .cancelled(cancellation)
       case .timedOut: return .timedOut
       case .hungUp: return .hungUp
+      case .withdrawn: return .withdrawn
       case .submitted: break
       }
       let entry = try copyOfField()
@@ -142,10 +146,17 @@ struct PromptLoop: ~Copyable {
       // In the background still (the stop was discarded, or `bg` again): look
       // for the terminal's return now and then.
       let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
-      let wake = [decoderDeadline, deadline, revealEndsAt, foregroundCheck, handshake.deadline]
-        .compactMap { $0 }.min()
-      let readiness = try terminal.waitForInput(or: relay, until: wake)
+      let wake = [
+        decoderDeadline, deadline, revealEndsAt, foregroundCheck, handshake.deadline,
+        withdrawal?.deadline,
+      ].compactMap { $0 }.min()
+      let readiness = try terminal.waitForInput(
+        or: relay, watching: withdrawal?.descriptor, until: wake)
       handshake.expire(at: .now)
+      if let withdrawal, isWithdrawn(withdrawal, readiness: readiness) {
+        try finish()
+        return .withdrawn
+      }
       if readiness.contains(.signal) {
         for signal in relay.pendingSignals() {
           try handle(signal, terminal: &terminal, relay: relay, decoder: &decoder)
@@ -177,6 +188,13 @@ struct PromptLoop: ~Copyable {
       }
       try draw(annotate: annotate)
     }
+  }
+
+  /// True when the caller took the question back: its deadline passed, or its
+  /// descriptor woke the wait and its check says so.
+  func isWithdrawn(_ withdrawal: PromptWithdrawal, readiness: Readiness) -> Bool {
+    if let deadline = withdrawal.deadline, ContinuousClock.now >= deadline { return true }
+    return readiness.contains(.watched) && withdrawal.isWithdrawn()
   }
 
   /// `EIO`: what `read(2)` reports once a terminal has hung up.

@@ -17,6 +17,8 @@ public enum PromptResult: ~Copyable {
   case timedOut
   /// The terminal went away (end of file, or `EIO` from a hung-up terminal).
   case hungUp
+  /// The caller took the question back (``PromptWithdrawal``) before an answer.
+  case withdrawn
   /// The entries of a confirmation differed this many times, the most
   /// ``PromptConfiguration/Confirmation/maximumAttempts`` allows.
   case confirmationFailed(attempts: Int)

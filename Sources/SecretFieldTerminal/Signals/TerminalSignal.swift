@@ -31,12 +31,39 @@ public struct TerminalSignal: Hashable, Sendable, CustomStringConvertible {
   /// `SIGWINCH`: the terminal changed size.
   public static let windowChange = TerminalSignal(number: SIGWINCH)
 
+  /// `SIGUSR1`.
+  public static let user1 = TerminalSignal(number: SIGUSR1)
+  /// `SIGUSR2`.
+  public static let user2 = TerminalSignal(number: SIGUSR2)
+  /// `SIGVTALRM`: a virtual timer ran out.
+  public static let virtualAlarm = TerminalSignal(number: SIGVTALRM)
+  /// `SIGPROF`: a profiling timer ran out.
+  public static let profilingAlarm = TerminalSignal(number: SIGPROF)
+  /// `SIGXCPU`: the CPU time limit was passed.
+  public static let cpuLimit = TerminalSignal(number: SIGXCPU)
+  /// `SIGXFSZ`: the file size limit was passed.
+  public static let fileSizeLimit = TerminalSignal(number: SIGXFSZ)
+  /// `SIGPWR`: power failure.
+  public static let power = TerminalSignal(number: SIGPWR)
+  /// `SIGSTKFLT`: coprocessor stack fault (unused by Linux, but fatal).
+  public static let stackFault = TerminalSignal(number: SIGSTKFLT)
+  /// `SIGIO` (`SIGPOLL`): I/O possible, fatal by default.
+  public static let io = TerminalSignal(number: SIGIO)
+
+  /// The catchable signals whose default action ends the process, so a prompt
+  /// must restore the terminal before it dies of them (`signal(7)`: Term and
+  /// Core). The faults (SEGV, BUS, ILL, FPE, ABRT, TRAP, SYS) are the
+  /// ``FaultHandler``'s: a real fault cannot wait for the main loop. Real-time
+  /// signals are not relayed.
+  public static let fatal: [TerminalSignal] = [
+    .interrupt, .terminate, .hangUp, .quit, .alarm, .brokenPipe, .user1, .user2, .virtualAlarm,
+    .profilingAlarm, .cpuLimit, .fileSizeLimit, .power, .stackFault, .io,
+  ]
+
   /// Every signal a prompt relays: the fatal ones, the job-control stops,
   /// continue and window change.
-  public static let relayed: [TerminalSignal] = [
-    .interrupt, .terminate, .hangUp, .quit, .alarm, .brokenPipe,
-    .terminalStop, .backgroundRead, .backgroundWrite, .continue, .windowChange,
-  ]
+  public static let relayed: [TerminalSignal] =
+    fatal + [.terminalStop, .backgroundRead, .backgroundWrite, .continue, .windowChange]
 
   /// What a prompt does when the signal arrives.
   public enum Response: Sendable, Hashable {
@@ -65,7 +92,9 @@ public struct TerminalSignal: Hashable, Sendable, CustomStringConvertible {
     let names: [Int32: String] = [
       SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT",
       SIGALRM: "SIGALRM", SIGPIPE: "SIGPIPE", SIGTSTP: "SIGTSTP", SIGTTIN: "SIGTTIN",
-      SIGTTOU: "SIGTTOU", SIGCONT: "SIGCONT", SIGWINCH: "SIGWINCH",
+      SIGTTOU: "SIGTTOU", SIGCONT: "SIGCONT", SIGWINCH: "SIGWINCH", SIGUSR1: "SIGUSR1",
+      SIGUSR2: "SIGUSR2", SIGVTALRM: "SIGVTALRM", SIGPROF: "SIGPROF", SIGXCPU: "SIGXCPU",
+      SIGXFSZ: "SIGXFSZ", SIGPWR: "SIGPWR", SIGSTKFLT: "SIGSTKFLT", SIGIO: "SIGIO",
     ]
     return names[number] ?? "signal \(number)"
   }

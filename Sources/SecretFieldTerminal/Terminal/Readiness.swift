@@ -9,4 +9,6 @@ public struct Readiness: OptionSet, Sendable, Hashable {
   public static let input = Readiness(rawValue: 1 << 0)
   /// A signal is waiting in the relay (or interrupted the wait).
   public static let signal = Readiness(rawValue: 1 << 1)
+  /// The caller's extra descriptor is readable (``TerminalDevice/waitForInput(or:watching:until:)``).
+  public static let watched = Readiness(rawValue: 1 << 2)
 }

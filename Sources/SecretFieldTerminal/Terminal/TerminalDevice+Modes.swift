@@ -26,12 +26,15 @@ extension TerminalDevice {
     }
     self.original = original
     changedModes.isRaw = true
+    FaultRestore.arm(descriptor: descriptor, original: original.raw)
     do throws(PromptError) {
       if features.contains(.bracketedPaste) {
+        FaultRestore.note(FaultRestore.bracketedPaste, isOn: true)
         try write(ControlSequence.enableBracketedPaste)
         changedModes.bracketedPaste = true
       }
       if features.contains(.focusReporting) {
+        FaultRestore.note(FaultRestore.focusReporting, isOn: true)
         try write(ControlSequence.enableFocusReporting)
         changedModes.focusReporting = true
       }
@@ -51,6 +54,7 @@ extension TerminalDevice {
   public mutating func pushKeyboardFlags(_ flags: KeyboardFlags) throws(PromptError) {
     requestedKeyboardFlags = flags
     guard changedModes.pushedKeyboardFlags == nil else { return }
+    FaultRestore.note(FaultRestore.keyboardFlags, isOn: true)
     try write(ControlSequence.pushKeyboardFlags(flags))
     changedModes.pushedKeyboardFlags = flags
   }
@@ -125,6 +129,7 @@ extension TerminalDevice {
     if modes.isRaw, let original {
       if Platform.setAttributesFlushingInput(descriptor, original) != nil { succeeded = false }
       modes.isRaw = false
+      FaultRestore.disarm()
     }
     return succeeded
   }

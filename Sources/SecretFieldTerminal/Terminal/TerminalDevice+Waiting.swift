@@ -12,8 +12,19 @@ extension TerminalDevice {
   public func waitForInput(
     or relay: borrowing SignalRelay, until deadline: ContinuousClock.Instant?
   ) throws(PromptError) -> Readiness {
+    try waitForInput(or: relay, watching: nil, until: deadline)
+  }
+
+  /// Waits as ``waitForInput(or:until:)`` does, and also for `watched` (nil:
+  /// none) to be readable, which is reported as ``Readiness/watched``: a
+  /// caller's reason to end the prompt from outside (``PromptWithdrawal``).
+  public func waitForInput(
+    or relay: borrowing SignalRelay, watching watched: Int32?,
+    until deadline: ContinuousClock.Instant?
+  ) throws(PromptError) -> Readiness {
     let timeout = Platform.pollTimeout(until: deadline)
-    switch Platform.poll([descriptor, relay.descriptor], timeoutMilliseconds: timeout) {
+    let descriptors = [descriptor, relay.descriptor] + (watched.map { [$0] } ?? [])
+    switch Platform.poll(descriptors, timeoutMilliseconds: timeout) {
     case .failure(let errno):
       throw .readFailed(errno: errno.code, errno.description)
     case .success(let result):
@@ -21,6 +32,7 @@ extension TerminalDevice {
       var readiness: Readiness = []
       if result.readable[0] { readiness.insert(.input) }
       if result.readable[1] { readiness.insert(.signal) }
+      if watched != nil && result.readable[2] { readiness.insert(.watched) }
       return readiness
     }
   }

@@ -34,6 +34,36 @@ enum Kernel {
     return mprotect(start, count, PROT_NONE) == 0 ? nil : errno
   }
 
+  /// What a range of pages may be used for, as `mprotect` sets it.
+  enum PageAccess {
+    case none, readOnly, readWrite
+
+    var flags: Int32 {
+      switch self {
+      case .none: PROT_NONE
+      case .readOnly: PROT_READ
+      case .readWrite: PROT_READ | PROT_WRITE
+      }
+    }
+  }
+
+  /// `mprotect` on whole pages inside one of our own mappings. Changing part of
+  /// a mapping splits it, which needs a free entry in the process's table of
+  /// mappings (`vm.max_map_count`): ENOMEM when there is none.
+  static func protect(
+    _ start: UnsafeMutableRawPointer, _ count: Int, _ access: PageAccess
+  ) -> Int32? {
+    mprotect(start, count, access.flags) == 0 ? nil : errno
+  }
+
+  /// `madvise(MADV_NOHUGEPAGE)`: marks the range so that it never merges with a
+  /// neighbouring range that lacks the mark. The mark itself changes nothing for
+  /// ranges far smaller than a huge page (2 MiB); EINVAL on kernels built
+  /// without transparent huge pages.
+  static func keepFromMerging(_ start: UnsafeMutableRawPointer, _ count: Int) -> Int32? {
+    madvise(start, count, MADV_NOHUGEPAGE) == 0 ? nil : errno
+  }
+
   /// This process's ID. glibc's `getpid()` is a system call, and every buffer
   /// asks twice (owner at `init`, check at `deinit`), so the ID is cached and a
   /// `pthread_atfork` child handler refreshes it in a forked child. Children of

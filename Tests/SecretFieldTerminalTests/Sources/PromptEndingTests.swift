@@ -18,7 +18,7 @@ struct PromptEndingTests {
       _ = try PasswordPrompt.readLine(from: empty).secret()
     }
     let endings: [PromptEnding] = [
-      .cancelled(.escape), .timedOut, .hungUp, .confirmationFailed(attempts: 3),
+      .cancelled(.escape), .timedOut, .hungUp, .confirmationFailed(attempts: 3), .withdrawn,
     ]
     for ending in endings {
       let result: PromptResult =
@@ -27,6 +27,7 @@ struct PromptEndingTests {
         case .timedOut: .timedOut
         case .hungUp: .hungUp
         case .confirmationFailed(let attempts): .confirmationFailed(attempts: attempts)
+        case .withdrawn: .withdrawn
         }
       #expect(result.ending == ending)
       do {
@@ -42,7 +43,7 @@ struct PromptEndingTests {
   func patterns() {
     let ending = PromptEnding.hungUp
     switch ending {
-    case .timedOut, .hungUp, .confirmationFailed: break
+    case .timedOut, .hungUp, .confirmationFailed, .withdrawn: break
     case .cancelled: Issue.record("matched the wrong case")
     }
     #expect(ending.description == "the terminal went away before the password was entered")

@@ -1,0 +1,50 @@
+/// A password agent's own operation failed: the request directory could not be
+/// read or watched, or the reply could not be sent.
+///
+/// Compare by ``code``; show ``description``. A request that is wrong is not an
+/// ``AgentError``: the scan skips it with a ``SkippedRequest``.
+public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What failed. Compare with the static members.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Value: String, Hashable, Sendable {
+      case directoryUnreadable, watchFailed, replyFailed, socketPathTooLong
+    }
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// The request directory could not be opened or listed.
+    public static let directoryUnreadable = Code(.directoryUnreadable)
+    /// The directory could not be watched with inotify.
+    public static let watchFailed = Code(.watchFailed)
+    /// The reply datagram could not be sent (`socket` or `sendmsg` failed).
+    public static let replyFailed = Code(.replyFailed)
+    /// The socket path does not fit a `sockaddr_un` (107 bytes).
+    public static let socketPathTooLong = Code(.socketPathTooLong)
+
+    /// The code's name, as in `replyFailed`.
+    public var description: String { value.rawValue }
+  }
+
+  /// What failed.
+  public let code: Code
+  /// The `errno` the call reported, when there was a call.
+  public let errno: Int32?
+
+  init(_ code: Code, errno: Int32?) {
+    self.code = code
+    self.errno = errno
+  }
+
+  /// What failed, and the C library's words for the errno.
+  public var description: String {
+    let what =
+      switch code {
+      case .directoryUnreadable: "cannot read the request directory"
+      case .watchFailed:
+        "cannot watch the request directory (raise fs.inotify.max_user_instances if it is exhausted)"
+      case .replyFailed: "cannot send the answer to the asking program's socket"
+      default: "the socket path is longer than 107 bytes"
+      }
+    return errno.map { "\(what): \(AgentSystem.describe($0))" } ?? what
+  }
+}

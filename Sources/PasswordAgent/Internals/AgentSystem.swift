@@ -1,0 +1,240 @@
+import Glibc
+
+/// Every libc call of the module, behind Swift names: opening and checking
+/// request files, the directory listing, the clock, processes, the reply
+/// socket and inotify. The rest of the module names no Glibc function.
+enum AgentSystem {
+  /// An `errno` value, as the error of a `Result`.
+  struct Errno: Error, Equatable {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+  }
+
+  /// What `fstat`/`lstat` say of a file, as far as the agent cares.
+  struct FileStatus: Sendable, Hashable {
+    var isRegularFile: Bool
+    var isSocket: Bool
+    var isSymbolicLink: Bool
+    var device: UInt64
+    var inode: UInt64
+    var size: Int
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+
+    init(_ raw: stat) {
+      let type = raw.st_mode & S_IFMT
+      isRegularFile = type == S_IFREG
+      isSocket = type == S_IFSOCK
+      isSymbolicLink = type == S_IFLNK
+      device = UInt64(raw.st_dev)
+      inode = UInt64(raw.st_ino)
+      size = Int(raw.st_size)
+      modifiedSeconds = Int(raw.st_mtim.tv_sec)
+      modifiedNanoseconds = Int(raw.st_mtim.tv_nsec)
+    }
+  }
+
+  /// The C library's words for `code` (`strerror`).
+  static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+  // MARK: The directory
+
+  /// Opens a directory for `openat` (`open` with `O_DIRECTORY | O_RDONLY |
+  /// O_CLOEXEC`).
+  static func openDirectory(_ path: String) -> Result<Int32, AgentError> {
+    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return .failure(AgentError(.directoryUnreadable, errno: errno)) }
+    return .success(descriptor)
+  }
+
+  /// The names in the directory open at `descriptor` (`fdopendir` on a
+  /// duplicate, `readdir`), without `.` and `..`, at most `limit` of them
+  /// (the rest are not read: the count says how many there were in all).
+  static func names(
+    inDirectory descriptor: Int32, limit: Int
+  ) -> Result<(names: [String], total: Int), AgentError> {
+    let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+    guard duplicate >= 0, let stream = fdopendir(duplicate) else {
+      let code = errno
+      if duplicate >= 0 { close(duplicate) }
+      return .failure(AgentError(.directoryUnreadable, errno: code))
+    }
+    defer { closedir(stream) }
+    rewinddir(stream)
+    var names: [String] = []
+    var total = 0
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name == "." || name == ".." { continue }
+      total += 1
+      if names.count < limit { names.append(name) }
+    }
+    return .success((names, total))
+  }
+
+  /// Opens `name` in the directory for reading, never following a symbolic
+  /// link and never blocking on a FIFO (`openat` with `O_NOFOLLOW |
+  /// O_NONBLOCK | O_NOCTTY | O_CLOEXEC`).
+  static func openFile(_ name: String, inDirectory directory: Int32) -> Result<Int32, Errno> {
+    let descriptor = openat(
+      directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    guard descriptor >= 0 else { return .failure(Errno(errno)) }
+    return .success(descriptor)
+  }
+
+  /// `fstat` of an open descriptor.
+  static func status(of descriptor: Int32) -> Result<FileStatus, Errno> {
+    var raw = stat()
+    guard fstat(descriptor, &raw) == 0 else { return .failure(Errno(errno)) }
+    return .success(FileStatus(raw))
+  }
+
+  /// `lstat` of a path, or of a name in a directory (`fstatat` with
+  /// `AT_SYMLINK_NOFOLLOW`): a symbolic link is reported as itself.
+  static func linkStatus(_ path: String, inDirectory directory: Int32 = AT_FDCWD) -> Result<
+    FileStatus, Errno
+  > {
+    var raw = stat()
+    guard fstatat(directory, path, &raw, AT_SYMLINK_NOFOLLOW) == 0 else {
+      return .failure(Errno(errno))
+    }
+    return .success(FileStatus(raw))
+  }
+
+  /// Reads the whole of a small file that holds nothing secret, at most
+  /// `limit` bytes; `EFBIG` when there is more.
+  static func readAll(_ descriptor: Int32, limit: Int) -> Result<[UInt8], Errno> {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if got < 0 {
+        if errno == EINTR { continue }
+        return .failure(Errno(errno))
+      }
+      if got == 0 { return .success(bytes) }
+      bytes += chunk[..<got]
+      if bytes.count > limit { return .failure(fileTooBig) }
+    }
+  }
+
+  /// Closes a descriptor.
+  static func close(_ descriptor: Int32) { _ = Glibc.close(descriptor) }
+
+  /// `errno` values the scan tells apart.
+  static let noSuchFile = Errno(ENOENT)
+  static let tooManyLinks = Errno(ELOOP)
+  static let fileTooBig = Errno(EFBIG)
+
+  // MARK: Clock and processes
+
+  /// `CLOCK_MONOTONIC` now, in microseconds: the clock of `NotAfter=`.
+  static func monotonicMicroseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+  }
+
+  /// False when no process has this ID (`kill(pid, 0)` fails with `ESRCH`);
+  /// a process this user may not signal (`EPERM`) still exists.
+  static func processExists(_ processID: Int32) -> Bool {
+    kill(processID, 0) == 0 || errno != ESRCH
+  }
+
+  /// True when this process may write to `path` (`access` with `W_OK`, by the
+  /// real user and group, as systemd's own agent checks).
+  static func mayWrite(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
+  // MARK: The reply
+
+  /// The longest socket path `sockaddr_un` holds, without its NUL.
+  static let maximumSocketPathCount = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+  /// Sends one datagram made of `prefix` and then `body`, gathered by
+  /// `sendmsg(2)` from the two places (no buffer joins them), from a new
+  /// unbound `AF_UNIX`/`SOCK_DGRAM` socket to `path`, with `MSG_NOSIGNAL`.
+  static func sendDatagram(
+    prefix: UInt8, body: UnsafeRawBufferPointer, to path: String
+  ) -> Result<Void, AgentError> {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let pathBytes = Array(path.utf8)
+    guard pathBytes.count <= maximumSocketPathCount, !pathBytes.contains(0) else {
+      return .failure(AgentError(.socketPathTooLong, errno: nil))
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { destination in
+      for (index, byte) in pathBytes.enumerated() { destination[index] = byte }
+    }
+    let socketDescriptor = socket(
+      AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard socketDescriptor >= 0 else { return .failure(AgentError(.replyFailed, errno: errno)) }
+    defer { Glibc.close(socketDescriptor) }
+    var prefixByte = prefix
+    let addressLength = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
+    let sent = withUnsafeMutablePointer(to: &prefixByte) { prefixPointer in
+      withUnsafeMutablePointer(to: &address) { addressPointer in
+        var vectors = [
+          iovec(iov_base: UnsafeMutableRawPointer(prefixPointer), iov_len: 1),
+          iovec(iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress), iov_len: body.count),
+        ]
+        let vectorCount = body.isEmpty ? 1 : 2
+        return vectors.withUnsafeMutableBufferPointer { vectorPointer in
+          var message = msghdr()
+          message.msg_name = UnsafeMutableRawPointer(addressPointer)
+          message.msg_namelen = addressLength
+          message.msg_iov = vectorPointer.baseAddress
+          message.msg_iovlen = vectorCount
+          while true {
+            let result = sendmsg(socketDescriptor, &message, Int32(MSG_NOSIGNAL))
+            if result < 0 && errno == EINTR { continue }
+            return result
+          }
+        }
+      }
+    }
+    guard sent >= 0 else { return .failure(AgentError(.replyFailed, errno: errno)) }
+    guard sent == 1 + body.count else { return .failure(AgentError(.replyFailed, errno: EMSGSIZE)) }
+    return .success(())
+  }
+
+  // MARK: inotify
+
+  /// A new inotify instance (`inotify_init1` with `IN_NONBLOCK | IN_CLOEXEC`)
+  /// watching `path` for a request written, renamed in, or removed.
+  static func watchDirectory(_ path: String) -> Result<Int32, AgentError> {
+    let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    guard descriptor >= 0 else { return .failure(AgentError(.watchFailed, errno: errno)) }
+    let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF)
+    guard inotify_add_watch(descriptor, path, events) >= 0 else {
+      let code = errno
+      Glibc.close(descriptor)
+      return .failure(AgentError(.watchFailed, errno: code))
+    }
+    return .success(descriptor)
+  }
+
+  /// Reads every event waiting on an inotify descriptor without blocking;
+  /// true when there was one.
+  static func drainEvents(_ descriptor: Int32) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var any = false
+    while true {
+      let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if got > 0 {
+        any = true
+        continue
+      }
+      if got < 0 && errno == EINTR { continue }
+      return any
+    }
+  }
+
+  /// Waits until `descriptor` is readable, or `timeoutMilliseconds` passed
+  /// (-1: no limit), or a signal came (`poll`); true when readable.
+  static func waitReadable(_ descriptor: Int32, timeoutMilliseconds: Int32) -> Bool {
+    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&request, 1, timeoutMilliseconds) > 0
+  }
+}

@@ -1,0 +1,119 @@
+import Glibc
+import Synchronization
+
+/// Restores the terminal when the process dies of a fault, then lets it die.
+///
+/// The synchronous faults (`SIGSEGV`, `SIGBUS`, `SIGILL`, `SIGFPE`, `SIGABRT`,
+/// `SIGTRAP`, `SIGSYS`, from a real fault or from `kill`) cannot go through the
+/// ``SignalRelay``: a real fault happens again as soon as its handler returns,
+/// so the main loop never runs. Their handler does the restore itself, with
+/// async-signal-safe calls only (`signal-safety(7)`): `write(2)` of the
+/// sequences that turn off what ``TerminalDevice`` turned on (keyboard flags,
+/// focus reporting, bracketed paste) and `tcsetattr(3)` of the termios it saved
+/// when it entered raw mode. Both were recorded when raw mode was entered, in
+/// memory made before any handler was installed; the handler allocates
+/// nothing and takes no lock. It is installed with `SA_RESETHAND` and
+/// `SA_NODEFER`, so the default action is back when it runs, and it raises the
+/// signal again: the process dies by the same signal (a real fault, returning
+/// into the faulting instruction, dies the same way).
+///
+/// Installing it replaces the Swift runtime's backtracer for those signals,
+/// which prints memory near the registers to standard error: a password tool
+/// must not. In a debug build, `SWIFT_BACKTRACE` in the environment keeps the
+/// runtime's backtracer instead (and the terminal is then not restored on a
+/// fault).
+///
+/// - Cost: seven `sigaction` calls and a `pthread_sigmask` (unblocking them) at install; a few atomic stores each time
+///   raw mode is entered or left.
+public enum FaultHandler {
+  /// The signals whose default action ends the process and that may come
+  /// from the process's own fault.
+  public static let faults: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS]
+
+  /// Installs the handler for ``faults``. Call it once, first thing in `main`.
+  ///
+  /// - Returns: false when it left the runtime's backtracer in place (a debug
+  ///   build with `SWIFT_BACKTRACE` set).
+  @discardableResult
+  public static func install() -> Bool {
+    #if DEBUG
+      if getenv("SWIFT_BACKTRACE") != nil { return false }
+    #endif
+    // Make the storage before a handler can read it.
+    _ = FaultRestore.savedAttributes
+    // A parent may start the tool with some of them blocked (a test runner's
+    // thread, gpg-agent's): one sent with `kill` would then wait for ever.
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    for signal in faults { sigaddset(&unblocked, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+    for signal in faults {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = restoreAndDie
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND) | UInt32(SA_NODEFER))
+      sigaction(signal, &action, nil)
+    }
+    return true
+  }
+}
+
+/// What the fault handler must undo: set by ``TerminalDevice`` as it changes
+/// the terminal, cleared when it restores it.
+enum FaultRestore {
+  /// The terminal in raw mode, or -1.
+  static let descriptor = Atomic<Int32>(-1)
+  /// Which reports are on: ``bracketedPaste``, ``focusReporting``,
+  /// ``keyboardFlags``.
+  static let modes = Atomic<UInt8>(0)
+  static let bracketedPaste: UInt8 = 1
+  static let focusReporting: UInt8 = 2
+  static let keyboardFlags: UInt8 = 4
+  /// The termios to put back; written before ``descriptor`` is published.
+  nonisolated(unsafe) static let savedAttributes: UnsafeMutablePointer<termios> = {
+    let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    pointer.initialize(to: termios())
+    return pointer
+  }()
+
+  /// Raw mode is on for `descriptor`; `original` is what to restore.
+  static func arm(descriptor: Int32, original: termios) {
+    savedAttributes.pointee = original
+    modes.store(0, ordering: .relaxed)
+    Self.descriptor.store(descriptor, ordering: .releasing)
+  }
+
+  /// A report was turned on (or off, with `isOn` false).
+  static func note(_ mode: UInt8, isOn: Bool) {
+    if isOn {
+      modes.bitwiseOr(mode, ordering: .releasing)
+    } else {
+      modes.bitwiseAnd(~mode, ordering: .releasing)
+    }
+  }
+
+  /// The terminal was restored: nothing left to undo.
+  static func disarm() {
+    descriptor.store(-1, ordering: .releasing)
+    modes.store(0, ordering: .releasing)
+  }
+}
+
+/// The handler: async-signal-safe calls only (`write`, `tcsetattr`, `raise`).
+let restoreAndDie: @convention(c) (Int32) -> Void = { number in
+  let descriptor = FaultRestore.descriptor.load(ordering: .acquiring)
+  if descriptor >= 0 {
+    let modes = FaultRestore.modes.load(ordering: .acquiring)
+    func send(_ sequence: StaticString) {
+      _ = write(descriptor, sequence.utf8Start, sequence.utf8CodeUnitCount)
+    }
+    // The same sequences as ControlSequence's, as constants: no String here.
+    if modes & FaultRestore.keyboardFlags != 0 { send("\u{1B}[<u") }
+    if modes & FaultRestore.focusReporting != 0 { send("\u{1B}[?1004l") }
+    if modes & FaultRestore.bracketedPaste != 0 { send("\u{1B}[?2004l") }
+    _ = tcsetattr(descriptor, TCSAFLUSH, FaultRestore.savedAttributes)
+  }
+  // SA_RESETHAND put the default action back and SA_NODEFER leaves the signal
+  // unblocked: this ends the process by the same signal.
+  raise(number)
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import PTYSupport
+import Testing
+
+/// A terminal password agent, ours or systemd's, and what it was seen to do.
+struct TerminalAgent: CustomTestStringConvertible, Sendable {
+  let name: String
+  let executable: String
+  /// What `a b ← c Enter` answers.
+  let arrowAnswer: String
+  /// The signals after which it leaves the terminal as it found it.
+  let restoresAfter: Set<Int32>
+  /// The signals it blocks while asking, so they do not end it.
+  var holdsWhileAsking: Set<Int32> = []
+  /// What the screen shows of the message `Disk ESC[31mred:`.
+  let shownMessage: String
+  var testDescription: String { name }
+
+  static let ours = TerminalAgent(
+    name: "secretfield agent", executable: builtExecutable("secretfield"), arrowAnswer: "acb\n",
+    restoresAfter: [SIGTERM, SIGHUP, SIGINT, SIGQUIT], shownMessage: "Disk \\e[31mred:")
+  /// systemd 252: reads keys byte by byte (an arrow key's bytes go into the
+  /// password); SIGHUP and SIGINT end it with the terminal left raw; it blocks
+  /// SIGTERM while asking; it writes the message to the terminal as it is.
+  static let systemd = TerminalAgent(
+    name: "systemd-tty-ask-password-agent", executable: AskPasswordNamespace.ttyAgentPath,
+    arrowAnswer: "ab\u{1B}[Dc\n", restoresAfter: [], holdsWhileAsking: [SIGTERM],
+    shownMessage: "Disk red:")
+  static let both = [ours, systemd]
+}
+
+/// Ours beside `systemd-tty-ask-password-agent --query`, through the same pty
+/// harness and the same asker: the measurements the README reports.
+@Suite(
+  "secretfield agent beside systemd-tty-ask-password-agent",
+  .enabled(
+    if: AskPasswordNamespace.isAvailable
+      && access(AskPasswordNamespace.ttyAgentPath, X_OK) == 0,
+    "needs root, unshare, nsenter and systemd's tools"))
+struct AgentComparisonTests {
+  @Test(
+    "arrow keys: ours moves the caret, systemd's agent puts their bytes in the password",
+    arguments: TerminalAgent.both)
+  func arrowKeys(_ agent: TerminalAgent) throws {
+    let namespace = try AskPasswordNamespace()
+    let asker = try namespace.ask("Arrow test:")
+    let session = try namespace.startAgent(["--query"], executable: agent.executable)
+    try session.waitForText("Arrow test:")
+    try session.type(keys: ["a", "b", Key.left, "c", Key.enter])
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(asker.finish().output == Array(agent.arrowAnswer.utf8))
+  }
+
+  @Test(
+    "a signal while asking: ours dies by it with the terminal restored; systemd's leaves it raw",
+    arguments: TerminalAgent.both, [SIGTERM, SIGHUP, SIGINT])
+  func signalRestores(_ agent: TerminalAgent, signal: Int32) throws {
+    let namespace = try AskPasswordNamespace()
+    let asker = try namespace.ask("Signal test:")
+    let session = try namespace.startAgent(["--query"], executable: agent.executable)
+    try session.waitForText("Signal test:")
+    // systemd's agent draws its prompt before it turns echo off.
+    let deadline = ContinuousClock.now + .seconds(30)
+    while try session.attributes().isEchoing {
+      guard ContinuousClock.now < deadline else { throw HarnessError("echo never went off") }
+      usleep(10_000)
+    }
+    try session.send(signal: signal)
+    if agent.holdsWhileAsking.contains(signal) {
+      // Blocked and left pending: it keeps asking, the terminal raw, until
+      // killed, as systemd's stop timeout would (SIGKILL).
+      try waitUntilPending(signal, in: session.processID)
+      let held = try session.attributes()
+      #expect(!held.isEchoing && !held.isCanonical, "\(held)")
+      try session.send(signal: SIGKILL)
+    }
+    let status = try session.waitForExit()
+    if agent.restoresAfter.contains(signal) { #expect(status == .signaled(signal)) }
+    let after = try session.attributes()
+    let restored = after == session.initialAttributes
+    #expect(restored == agent.restoresAfter.contains(signal), "\(after)")
+    withExtendedLifetime(asker) {}
+  }
+
+  @Test(
+    "a message with an escape sequence: ours shows it escaped, systemd's agent sends it",
+    arguments: TerminalAgent.both)
+  func messageEscapes(_ agent: TerminalAgent) throws {
+    let namespace = try AskPasswordNamespace()
+    let asker = try namespace.ask("Disk \u{1B}[31mred:")
+    let session = try namespace.startAgent(["--query"], executable: agent.executable)
+    try session.waitForText(agent.shownMessage)
+    try session.type(keys: ["x", Key.enter])
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(asker.finish().output == Array("x\n".utf8))
+  }
+}
+
+/// Waits until `signal` is pending for `processID` (its `/proc` status shows
+/// it in `SigPnd` or `ShdPnd`): sent, and held.
+func waitUntilPending(_ signal: Int32, in processID: Int32) throws {
+  let bit = UInt64(1) << UInt64(signal - 1)
+  let deadline = ContinuousClock.now + .seconds(30)
+  while true {
+    let status = (try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)) ?? ""
+    let pending = status.split(separator: "\n").filter {
+      $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:")
+    }.compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+    if pending.contains(where: { $0 & bit != 0 }) { return }
+    guard ContinuousClock.now < deadline else {
+      throw HarnessError("signal \(signal) never showed as pending for \(processID)")
+    }
+    usleep(10_000)
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import PTYSupport
+
+/// An `AF_UNIX`/`SOCK_DGRAM` socket bound at a path, as an asker makes one,
+/// for the test to receive an agent's answer on. Dropping it closes and
+/// removes it.
+final class DatagramSocket {
+  let path: String
+  let descriptor: Int32
+
+  init(path: String) throws {
+    self.path = path
+    descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { destination in
+      for (index, byte) in bytes.enumerated() { destination[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard bound == 0 else {
+      throw HarnessError("bind \(path): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  deinit {
+    close(descriptor)
+    unlink(path)
+  }
+
+  /// The next datagram, waiting at most a generous bound; nil when none came.
+  func receive() -> [UInt8]? {
+    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    guard poll(&request, 1, 30_000) == 1 else { return nil }
+    var buffer = [UInt8](repeating: 0, count: 8192)
+    let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    return got < 0 ? nil : Array(buffer[..<got])
+  }
+}
+
+/// A directory under `/tmp` with a short path, removed with its content.
+final class TemporaryDirectory {
+  let path: String
+
+  init() throws {
+    var template = Array("/tmp/sfa-XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
+    }
+    path = String(cString: made)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  /// Writes `text` to `name` in the directory.
+  func write(_ name: String, _ text: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
+  }
+}

@@ -1,0 +1,64 @@
+import Glibc
+import PTYSupport
+import Testing
+
+/// A signal whose default action ends the process, beyond INT, TERM and HUP
+/// (PromptTerminalStateTests): the catchable ones the relay takes, and the
+/// faults the fault handler takes (sent with `kill`, as the attack sent them).
+struct FatalSignal: CustomTestStringConvertible, Sendable {
+  let name: String
+  let number: Int32
+  var testDescription: String { name }
+
+  static let catchable = [
+    FatalSignal(name: "SIGUSR1", number: SIGUSR1), FatalSignal(name: "SIGUSR2", number: SIGUSR2),
+    FatalSignal(name: "SIGVTALRM", number: SIGVTALRM),
+    FatalSignal(name: "SIGPROF", number: SIGPROF),
+    FatalSignal(name: "SIGXCPU", number: SIGXCPU), FatalSignal(name: "SIGXFSZ", number: SIGXFSZ),
+    FatalSignal(name: "SIGPWR", number: SIGPWR), FatalSignal(name: "SIGQUIT", number: SIGQUIT),
+    FatalSignal(name: "SIGSTKFLT", number: SIGSTKFLT), FatalSignal(name: "SIGIO", number: SIGIO),
+  ]
+  static let faults = [
+    FatalSignal(name: "SIGSEGV", number: SIGSEGV), FatalSignal(name: "SIGBUS", number: SIGBUS),
+    FatalSignal(name: "SIGILL", number: SIGILL), FatalSignal(name: "SIGFPE", number: SIGFPE),
+    FatalSignal(name: "SIGABRT", number: SIGABRT), FatalSignal(name: "SIGTRAP", number: SIGTRAP),
+    FatalSignal(name: "SIGSYS", number: SIGSYS),
+  ]
+}
+
+@Suite("Every signal that ends the prompt restores the terminal first, and prints no backtrace")
+struct PromptFatalSignalTests {
+  @Test(
+    "the termios and private modes are restored, the process dies by the signal, stderr is empty",
+    arguments: FatalSignal.catchable + FatalSignal.faults)
+  func restoredBeforeDeath(_ signal: FatalSignal) throws {
+    let session = try startPrompt()
+    try session.type("ab")
+    try session.waitForMasks(2)
+    // The control: raw mode and the reports are on while prompting.
+    let during = try session.attributes()
+    #expect(during.isRaw && during != session.initialAttributes, "\(during)")
+    let duringScreen = try session.screen()
+    #expect(duringScreen.bracketedPaste && duringScreen.focusReporting)
+    try session.send(signal: signal.number)
+    #expect(try session.waitForExit() == .signaled(signal.number))
+    let after = try session.attributes()
+    #expect(after == session.initialAttributes, "\(after) vs \(session.initialAttributes)")
+    let screen = try session.screen()
+    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+    #expect(try session.standardError() == "", "nothing on stderr, no backtrace")
+    #expect(try session.standardOutput() == "")
+  }
+
+  @Test("the askpass too, for a fault and a catchable signal", arguments: [SIGSEGV, SIGUSR1])
+  func askpass(_ number: Int32) throws {
+    let session = try startAskpass(["Passphrase:"], waitingFor: "Passphrase:")
+    let during = try session.attributes()
+    #expect(during.isRaw, "\(during)")
+    try session.send(signal: number)
+    #expect(try session.waitForExit() == .signaled(number))
+    #expect(try session.attributes() == session.initialAttributes)
+    #expect(!(try session.screen().bracketedPaste))
+    #expect(try session.standardError() == "")
+  }
+}

@@ -1,0 +1,200 @@
+import Glibc
+import SecureMemory
+import Testing
+
+/// Flips every bit of the byte at `address` (a canary is random: storing a
+/// constant would leave it unchanged one run in 256).
+func flipByte(at address: UInt) {
+  let pointer = UnsafeMutableRawPointer(bitPattern: address)!
+  pointer.storeBytes(of: ~pointer.load(as: UInt8.self), as: UInt8.self)
+}
+
+/// Each protection of a slab shown by the crash it causes, beside a control
+/// that does the same within bounds and exits cleanly. The slot handed out
+/// first sits right after the slab's leading guard page (and libsodium's
+/// canary); the last of a full slab ends at its trailing guard page.
+@Suite("SecureArena protections end the process on misuse")
+struct SecureArenaCrashTests {
+  /// Fills one slab of 32-byte slots and returns them, first to last.
+  static func fullSlab(in arena: SecureArena) -> [HeldBuffer] {
+    let first = try! SecureBuffer(in: arena)
+    let slab = arena.slabCount
+    var held = [HeldBuffer(first)]
+    while true {
+      let next = try! SecureBuffer(in: arena)
+      if arena.slabCount != slab { break }
+      held.append(HeldBuffer(next))
+    }
+    return held
+  }
+
+  @Test(
+    "control: the first and last byte of every slot, and both canaries' neighbours, are writable in a window"
+  )
+  func inBoundsWritesAreAllowed() async {
+    await #expect(processExitsWith: .success) {
+      let arena = try! SecureArena(name: "control")
+      let buffers = SecureArenaCrashTests.fullSlab(in: arena)
+      #expect(buffers.count == 1365)
+      for held in [buffers[0], buffers[buffers.count - 1]] {
+        let capacity = held.buffer.capacity
+        try! held.buffer.append([1])
+        held.buffer.withUnsafeMutableBytes { bytes in
+          bytes.baseAddress!.storeBytes(of: 7, as: UInt8.self)
+          (bytes.baseAddress! + capacity - 1).storeBytes(of: 7, as: UInt8.self)
+        }
+      }
+    }
+  }
+
+  @Test(
+    "writing before the first slot of a slab, past libsodium's canary, hits the leading guard page")
+  func guardPageBefore() async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      let arena = try! SecureArena()
+      var buffer = try! SecureBuffer(in: arena)
+      try! buffer.append([1])
+      buffer.withUnsafeMutableBytes { bytes in
+        (bytes.baseAddress! - 16 - 1).storeBytes(of: 7, as: UInt8.self)
+      }
+    }
+  }
+
+  @Test("writing past the canary of the last slot of a slab hits the trailing guard page")
+  func guardPageAfter() async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      let arena = try! SecureArena()
+      let buffers = SecureArenaCrashTests.fullSlab(in: arena)
+      let last = buffers[buffers.count - 1]
+      let capacity = last.buffer.capacity
+      try! last.buffer.append([1])
+      last.buffer.withUnsafeMutableBytes { bytes in
+        (bytes.baseAddress! + capacity + 16).storeBytes(of: 7, as: UInt8.self)
+      }
+    }
+  }
+
+  @Test("reading through a pointer kept from a closed window faults")
+  func readAfterWindowCloses() async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      let arena = try! SecureArena()
+      var buffer = try! SecureBuffer(in: arena)
+      try! buffer.append([42])
+      let escaped = buffer.withUnsafeBytes { $0.baseAddress! }
+      print(escaped.load(as: UInt8.self))
+    }
+  }
+
+  @Test("writing through a read window faults")
+  func writeInReadWindow() async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      let arena = try! SecureArena()
+      var buffer = try! SecureBuffer(in: arena)
+      try! buffer.append([42])
+      buffer.withUnsafeBytes {
+        UnsafeMutableRawPointer(mutating: $0.baseAddress!).storeBytes(of: 1, as: UInt8.self)
+      }
+    }
+  }
+
+  @Test(
+    "the honest cost: a neighbour on the same page is readable while another secret's window is open, and faults once it closes"
+  )
+  func windowOpensTheWholePage() async {
+    // Inside: the neighbour's byte is read through a pointer from its own
+    // earlier window while only the other secret's window is open.
+    await #expect(processExitsWith: .success) {
+      let arena = try! SecureArena()
+      let neighbour = try! arenaBuffer([42], in: arena)
+      let other = try! arenaBuffer([7], in: arena)
+      let escaped = neighbour.withUnsafeBytes { $0.baseAddress! }
+      let value = other.withUnsafeBytes { _ in escaped.load(as: UInt8.self) }
+      if value != 42 { exit(1) }
+    }
+    await #expect(processExitsWith: .signal(SIGSEGV)) {
+      let arena = try! SecureArena()
+      let neighbour = try! arenaBuffer([42], in: arena)
+      let other = try! arenaBuffer([7], in: arena)
+      let escaped = neighbour.withUnsafeBytes { $0.baseAddress! }
+      other.withUnsafeBytes { _ in }
+      print(escaped.load(as: UInt8.self))
+    }
+  }
+
+  @Test(
+    "windows are counted per page: one secret's window closing leaves the page open under its neighbour's"
+  )
+  func windowsCountedPerPage() async {
+    await #expect(processExitsWith: .success) {
+      let arena = try! SecureArena()
+      let first = try! arenaBuffer([1], in: arena)
+      let second = try! arenaBuffer([2], in: arena)
+      let read = first.withUnsafeBytes { outer in
+        // The neighbour's whole window, opened and closed inside the first's.
+        _ = second.withUnsafeBytes { $0[0] }
+        return outer[0]
+      }
+      if read != 1 { exit(1) }
+    }
+  }
+
+  @Test("control: dropping every slot of an intact slab exits cleanly")
+  func intactSlotsFreeCleanly() async {
+    await #expect(processExitsWith: .success) {
+      let arena = try! SecureArena(name: "tenant tokens")
+      var buffers = SecureArenaCrashTests.fullSlab(in: arena)
+      for held in buffers { held.buffer.withUnsafeMutableBytes { _ in } }
+      buffers.removeAll()
+    }
+  }
+
+  @Test(
+    "a write past a slot's end traps when its window closes, naming the arena and the size class")
+  func canaryOverwriteTrapsAtWindowClose() async {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      let arena = try! SecureArena(name: "tenant tokens")
+      var buffer = try! SecureBuffer(capacity: 64, in: arena)
+      let neighbour = try! SecureBuffer(capacity: 64, in: arena)
+      try! buffer.append([1])
+      let capacity = buffer.capacity
+      buffer.withUnsafeMutableBytes { bytes in
+        flipByte(at: UInt(bitPattern: bytes.baseAddress! + capacity))
+      }
+      // Not reached: the window's close found the canary.
+      withExtendedLifetime(neighbour) {}
+      exit(0)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("SecureArena \"tenant tokens\""), "\(message)")
+    #expect(message.contains("size class 64"), "\(message)")
+  }
+
+  @Test(
+    "a canary overwritten from another secret's window on the page traps when its slot is freed")
+  func canaryOverwriteTrapsAtFree() async {
+    let result = await #expect(
+      processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+    ) {
+      let arena = try! SecureArena(name: "session keys")
+      let victim = try! SecureBuffer(capacity: 32, in: arena)
+      let between = try! SecureBuffer(capacity: 32, in: arena)
+      var far = try! SecureBuffer(capacity: 32, in: arena)
+      let canary = address(of: victim) + UInt(victim.capacity)
+      // A stray write inside another secret's write window, two slots away:
+      // that window's close checks only its own neighbours.
+      far.withUnsafeMutableBytes { _ in flipByte(at: canary) }
+      print("far window closed")
+      fflush(nil)
+      _ = consume victim
+      withExtendedLifetime(between) {}
+      exit(0)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    #expect(output.contains("far window closed"), "the trap came at the free, not before")
+    #expect(message.contains("SecureArena \"session keys\""), "\(message)")
+    #expect(message.contains("size class 32"), "\(message)")
+  }
+}
