@@ -1,7 +1,8 @@
 import Synchronization
 
 /// How many times the package has changed the protection of secure memory
-/// (`sodium_mprotect_*`, `mprotect`), since the process started.
+/// (`sodium_mprotect_*`, `mprotect`: buffers and arena slabs alike), since the
+/// process started.
 ///
 /// A measurement seam, not an API: the benchmarks and the tests that count a
 /// keystroke's windows read it (`@_spi(Measurement) import SecureMemory`). The

@@ -53,7 +53,8 @@ enum Kernel {
   static func protect(
     _ start: UnsafeMutableRawPointer, _ count: Int, _ access: PageAccess
   ) -> Int32? {
-    mprotect(start, count, access.flags) == 0 ? nil : errno
+    ProtectionChangeCount.note()
+    return mprotect(start, count, access.flags) == 0 ? nil : errno
   }
 
   /// `madvise(MADV_NOHUGEPAGE)`: marks the range so that it never merges with a
