@@ -67,13 +67,15 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
+    // Counts malloc/calloc/realloc calls for the benchmarks' allocation figures.
+    .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
     .executableTarget(
       name: "SecretFieldBenchmarks",
       // The three tools: built beside the benchmark
       // binary, where the terminal benchmarks start them on a pty.
       dependencies: [
-        "SecretField", "SecureMemory", "CSodium", "secretfield", "secretfield-askpass",
-        "pinentry-secretfield",
+        "SecretField", "SecretFieldTerminal", "SecureMemory", "CSodium", "AllocationCounter",
+        "secretfield", "secretfield-askpass", "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
       swiftSettings: swiftSettings

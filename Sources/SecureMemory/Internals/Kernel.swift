@@ -30,7 +30,8 @@ enum Kernel {
   /// guard page that exists it changes nothing and succeeds; where the guard was
   /// never applied, it needs a new mapping and fails when none is left.
   static func protectNone(_ start: UnsafeMutableRawPointer, _ count: Int) -> Int32? {
-    mprotect(start, count, PROT_NONE) == 0 ? nil : errno
+    ProtectionChangeCount.note()
+    return mprotect(start, count, PROT_NONE) == 0 ? nil : errno
   }
 
   /// What a range of pages may be used for, as `mprotect` sets it.
@@ -52,7 +53,8 @@ enum Kernel {
   static func protect(
     _ start: UnsafeMutableRawPointer, _ count: Int, _ access: PageAccess
   ) -> Int32? {
-    mprotect(start, count, access.flags) == 0 ? nil : errno
+    ProtectionChangeCount.note()
+    return mprotect(start, count, access.flags) == 0 ? nil : errno
   }
 
   /// `madvise(MADV_NOHUGEPAGE)`: marks the range so that it never merges with a
