@@ -18,7 +18,6 @@ let package = Package(
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "Pinentry", targets: ["Pinentry"]),
     .library(name: "PasswordAgent", targets: ["PasswordAgent"]),
-    .library(name: "SecretFieldCLI", targets: ["SecretFieldCLI"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
     .executable(name: "pinentry-secretfield", targets: ["pinentry-secretfield"]),
@@ -36,6 +35,8 @@ let package = Package(
       swiftSettings: swiftSettings),
     .target(name: "Pinentry", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(name: "PasswordAgent", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    // The commands as testable code, not API: no product, nothing public; what
+    // the executables and tests call is `package`.
     .target(
       name: "SecretFieldCLI",
       dependencies: [
@@ -43,15 +44,13 @@ let package = Package(
       ],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield", dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
+      name: "secretfield", dependencies: ["SecretFieldCLI"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "secretfield-askpass",
-      dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
+      name: "secretfield-askpass", dependencies: ["SecretFieldCLI"],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "pinentry-secretfield",
-      dependencies: ["SecretFieldCLI", "SecretFieldTerminal", "SecureMemory"],
+      name: "pinentry-secretfield", dependencies: ["SecretFieldCLI"],
       swiftSettings: swiftSettings),
     // An example client: encrypts and decrypts a file under a passphrase with
     // KeyDerivation, SecretStream and the prompt. Built and run by ExampleTests.
@@ -68,13 +67,15 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
+    // Counts malloc/calloc/realloc calls for the benchmarks' allocation figures.
+    .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
     .executableTarget(
       name: "SecretFieldBenchmarks",
       // The three tools: built beside the benchmark
       // binary, where the terminal benchmarks start them on a pty.
       dependencies: [
-        "SecretField", "SecureMemory", "CSodium", "secretfield", "secretfield-askpass",
-        "pinentry-secretfield",
+        "SecretField", "SecretFieldTerminal", "SecureMemory", "CSodium", "AllocationCounter",
+        "secretfield", "secretfield-askpass", "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
       swiftSettings: swiftSettings

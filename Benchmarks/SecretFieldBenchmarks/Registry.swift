@@ -19,5 +19,6 @@ enum Registry {
     SecretStreamBenchmarks(),
     TerminalStartupBenchmarks(),
     KeystrokeEchoBenchmarks(),
+    KeyPathBenchmarks(),
   ]
 }

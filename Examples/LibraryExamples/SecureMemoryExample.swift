@@ -24,3 +24,11 @@ func bufferTransfers(
   try both.write(to: pipeDescriptor)  // EPIPE is thrown, never SIGPIPE
   hostBuffer.withUnsafeMutableBytes { secureZero($0) }  // ordinary memory a framework handed over
 }
+
+/// The README's "Secret memory" example.
+func secretMemory() throws {
+  let buffer = try SecureBuffer(capacity: 64, storage: .strongestAvailable)
+  // secret memory: locked, no core dump, guarded, not inherited on fork,
+  // no access outside windows, hidden from the kernel
+  print(buffer.protection)
+}

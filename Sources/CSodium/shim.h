@@ -2,10 +2,15 @@
 #define SECRETFIELD_CSODIUM_SHIM_H
 
 #include <sodium.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/keyctl.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /*
  * Copies n bytes from src to dst (the ranges may overlap) without passing them
@@ -44,6 +49,80 @@ static inline int secretfield_set_dumpable(int dumpable) {
 
 static inline int secretfield_get_dumpable(void) {
   return prctl(PR_GET_DUMPABLE, 0UL, 0UL, 0UL, 0UL);
+}
+
+/*
+ * The kernel key retention service, called without libkeyutils: syscall(2)
+ * is variadic as well, so these pass each argument in the width the kernel
+ * reads (add_key(2), keyctl(2)).
+ */
+static inline long secretfield_add_key(const char *type, const char *description,
+                                       const void *payload, size_t length, long keyring) {
+  return syscall(SYS_add_key, type, description, payload, length, keyring);
+}
+
+static inline long secretfield_keyctl(int operation, unsigned long arg2, unsigned long arg3,
+                                      unsigned long arg4, unsigned long arg5) {
+  return syscall(SYS_keyctl, operation, arg2, arg3, arg4, arg5);
+}
+
+/*
+ * The offset of the first `byte` in the n bytes at start, or n when there is
+ * none. `repne scasb` compares inside the string engine, as `rep movsb` copies:
+ * no register is left holding the secret bytes it passed over (memchr loads
+ * them into vector registers).
+ */
+static inline size_t secretfield_find_byte(const void *start, size_t n, unsigned char byte) {
+  if (n == 0) return 0;
+#if defined(__x86_64__)
+  const unsigned char *next = (const unsigned char *)start;
+  size_t left = n;
+  unsigned char found;
+  __asm__ volatile("repne scasb\n\tsete %2"
+                   : "+D"(next), "+c"(left), "=q"(found)
+                   : "a"(byte)
+                   : "memory", "cc");
+  return found ? (size_t)(next - (const unsigned char *)start) - 1 : n;
+#else
+  const unsigned char *hit = (const unsigned char *)memchr(start, byte, n);
+  return hit ? (size_t)(hit - (const unsigned char *)start) : n;
+#endif
+}
+
+/*
+ * memfd_secret(2) has no glibc wrapper, and syscall(2) is variadic. The kernel
+ * accepts O_CLOEXEC as its only flag (the man page's FD_CLOEXEC is refused with
+ * EINVAL). Returns the descriptor, or -1 with errno set (ENOSYS where the kernel
+ * lacks the call or was booted without secretmem.enable).
+ */
+static inline int secretfield_memfd_secret(unsigned int flags) {
+#if defined(SYS_memfd_secret)
+  return (int)syscall(SYS_memfd_secret, flags);
+#elif defined(__x86_64__)
+  return (int)syscall(447, flags);
+#else
+  (void)flags;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/*
+ * keyctl(KEYCTL_GET_KEYRING_ID, id, create) through syscall(2): the keyring's
+ * serial number, or -1 with errno set. Only asks; creates nothing when create is 0.
+ */
+static inline long secretfield_keyctl_get_keyring_id(int32_t id, int create) {
+  return syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, id, create);
+}
+
+/*
+ * process_vm_readv(2) of one byte of this process, through syscall(2): glibc
+ * declares the wrapper only under _GNU_SOURCE. Returns the bytes read, or -1
+ * with errno set (EFAULT where the kernel cannot reach the page).
+ */
+static inline long secretfield_read_own_byte(const void *address, unsigned char *into) {
+  struct { void *base; size_t length; } local = { into, 1 }, remote = { (void *)address, 1 };
+  return syscall(SYS_process_vm_readv, (long)getpid(), &local, 1UL, &remote, 1UL, 0UL);
 }
 
 #endif

@@ -4,7 +4,7 @@ public import SecureMemory
 /// the password, or `-` when the user cancelled, as systemd's
 /// `docs/PASSWORD_AGENTS.md` defines it (no trailing NUL: it is optional).
 ///
-/// The password goes from its ``SecureMemory/SecureBuffer`` straight to the
+/// The password goes from its `SecureBuffer` straight to the
 /// kernel: `sendmsg(2)` gathers the `+` byte and the buffer's read window, so
 /// no ordinary buffer ever holds it. Sent from a new unbound `AF_UNIX`/
 /// `SOCK_DGRAM` socket, with `MSG_NOSIGNAL`.

@@ -71,8 +71,10 @@ extension AssuanConnection {
 
   func readInquiryAnswer(maximumDataCount: Int) throws(PinentryError) -> InquiryAnswer {
     var data: SecureBuffer
-    do { data = try SecureBuffer(capacity: min(maximumDataCount, AssuanLine.maximumLength)) } catch
-    {
+    do {
+      data = try SecureBuffer(
+        capacity: min(maximumDataCount, AssuanLine.maximumLength), storage: storage)
+    } catch {
       throw .memory(error)
     }
     var isUsable = true

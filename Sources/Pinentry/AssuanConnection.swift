@@ -39,20 +39,28 @@ public final class AssuanConnection {
   var pinRequestGeneration = 0
   var isServingPinRequest = false
 
+  /// Which memory the connection's buffers, and each inquiry's answer, are in.
+  public let storage: SecureStorage
+
   /// How many bytes one `read(2)` asks for.
   static let readSize = 1024
 
   /// A connection reading requests from `input` and writing responses to
-  /// `output`.
+  /// `output`, its buffers in `storage` (sodium memory by default; the
+  /// pinentry program asks for `.strongestAvailable`).
   ///
   /// - Throws: ``PinentryError`` when the two buffers cannot be had in secure
   ///   memory.
-  public init(input: Int32, output: Int32) throws(PinentryError) {
+  public init(
+    input: Int32, output: Int32, storage: SecureStorage = .sodium
+  ) throws(PinentryError) {
     self.input = input
     self.output = output
+    self.storage = storage
     do {
-      incoming = try SecureBuffer(capacity: AssuanLine.maximumLength + Self.readSize)
-      outgoing = try SecureBuffer(capacity: AssuanLine.maximumLength)
+      incoming = try SecureBuffer(
+        capacity: AssuanLine.maximumLength + Self.readSize, storage: storage)
+      outgoing = try SecureBuffer(capacity: AssuanLine.maximumLength, storage: storage)
     } catch {
       throw .memory(error)
     }

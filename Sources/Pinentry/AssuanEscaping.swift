@@ -46,7 +46,7 @@ public enum AssuanEscaping {
   ///   - maximumLineLength: the longest line, LF included; at least 6.
   /// - Complexity: O(`data.count`), plus one `append` (two `mprotect` calls) per
   ///   run of unescaped bytes, per escape and per line.
-  /// - Throws: ``SecureMemoryError`` when `buffer` cannot grow; it may then hold
+  /// - Throws: `SecureMemoryError` when `buffer` cannot grow; it may then hold
   ///   part of the lines, so wipe it.
   public static func appendDataLines(
     _ data: UnsafeRawBufferPointer, to buffer: inout SecureBuffer,
@@ -89,7 +89,7 @@ public enum AssuanEscaping {
   /// start of an escape; escaping it is what the agent's decoder expects.
   ///
   /// - Complexity: O(`bytes.count`), plus one `append` per run and per escape.
-  /// - Throws: ``SecureMemoryError`` when `buffer` cannot grow.
+  /// - Throws: `SecureMemoryError` when `buffer` cannot grow.
   public static func appendPlusEscaped(
     _ bytes: UnsafeRawBufferPointer, to buffer: inout SecureBuffer
   ) throws(SecureMemoryError) {
@@ -116,7 +116,7 @@ public enum AssuanEscaping {
   /// be secret.
   ///
   /// - Complexity: O(`escaped.count`), plus one `append` per run and per escape.
-  /// - Throws: ``SecureMemoryError`` when `buffer` cannot grow.
+  /// - Throws: `SecureMemoryError` when `buffer` cannot grow.
   public static func appendPercentDecoded(
     _ escaped: UnsafeRawBufferPointer, to buffer: inout SecureBuffer
   ) throws(SecureMemoryError) {

@@ -1,3 +1,5 @@
+public import SecureMemory
+
 /// How a pinentry session ended.
 public enum PinentryEnding: Sendable, Hashable {
   /// The client said `BYE` and was answered `OK closing connection`.
@@ -40,15 +42,17 @@ public struct PinentrySession<Interface: PinentryInterface & ~Copyable>: ~Copyab
   public static var packageVersion: String { "0.1.0" }
 
   /// A session reading requests from `input` and writing responses to
-  /// `output` (stdin and stdout for a `pinentry-program`).
+  /// `output` (stdin and stdout for a `pinentry-program`), the connection's
+  /// buffers in `storage` (see ``AssuanConnection/init(input:output:storage:)``).
   ///
   /// - Throws: ``PinentryError`` when the connection's buffers cannot be had in
   ///   secure memory.
   public init(
     input: Int32 = 0, output: Int32 = 1, interface: consuming Interface,
-    version: String = packageVersion, flavor: String = "secretfield"
+    version: String = packageVersion, flavor: String = "secretfield",
+    storage: SecureStorage = .sodium
   ) throws(PinentryError) {
-    self.connection = try AssuanConnection(input: input, output: output)
+    self.connection = try AssuanConnection(input: input, output: output, storage: storage)
     self.interface = interface
     self.version = version
     self.flavor = flavor

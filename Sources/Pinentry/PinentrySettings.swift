@@ -61,8 +61,10 @@ public struct PinentrySettings: Sendable, Hashable {
 
   /// The request for one entry of `GETPIN`.
   ///
-  /// - Parameter error: the error to show, when it is not `SETERROR`'s (after
-  ///   a mismatched repetition).
+  /// - Parameters:
+  ///   - stage: the passphrase, or its repetition after `SETREPEAT`.
+  ///   - error: the error to show, when it is not `SETERROR`'s (after a
+  ///     mismatched repetition).
   public func pinRequest(stage: PinRequest.Stage, error: String?) -> PinRequest {
     var request = PinRequest(stage: stage, texts: texts, environment: environment)
     request.title = title

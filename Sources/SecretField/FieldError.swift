@@ -39,7 +39,7 @@ public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let ambiguousEdit = Code(.ambiguousEdit)
     /// A host's range, selection or display line does not match the field.
     public static let outOfSync = Code(.outOfSync)
-    /// The secure buffer could not grow (see ``SecureMemoryError``).
+    /// The secure buffer could not grow (see `SecureMemoryError`).
     public static let memoryUnavailable = Code(.memoryUnavailable)
 
     /// The code's name, as in `copyRefused`.

@@ -31,7 +31,7 @@ extension SecretFieldState {
   /// and nothing of it is revealed as last typed.
   ///
   /// - Throws: ``FieldError`` under ``FieldPolicy/noPaste``, and as
-  ///   ``insert(_:at:)`` does. The field is then unchanged.
+  ///   ``insert(_:at:)-(UnsafeRawBufferPointer,_)`` does. The field is then unchanged.
   public mutating func paste(_ utf8: UnsafeRawBufferPointer) throws(FieldError) {
     guard !policy.contains(.noPaste) else { throw .pasteRefused }
     try edit(selection, replacingWith: utf8, kind: .pasted)

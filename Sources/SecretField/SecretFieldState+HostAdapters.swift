@@ -30,7 +30,7 @@ extension SecretFieldState {
   ///
   /// - Throws: ``FieldError`` with code ``FieldError/Code/outOfSync`` when `line`
   ///   is not this field's current line or the range is out of bounds or splits a
-  ///   character, and as ``insert(_:at:)`` does. The field is then unchanged.
+  ///   character, and as ``insert(_:at:)-(UnsafeRawBufferPointer,_)`` does. The field is then unchanged.
   public mutating func replace(
     utf16Range: Range<Int>, with replacement: String, displayedAs line: DisplayLine,
     at now: ContinuousClock.Instant? = nil
@@ -126,7 +126,7 @@ extension SecretFieldState {
   ///   - now: when the edit happened, for the last-typed reveal.
   /// - Returns: the range of old characters the edit replaced.
   /// - Throws: ``FieldError``: `ambiguousEdit` as above; `outOfSync` when
-  ///   `previousSelection` is out of bounds; the errors of ``insert(_:at:)``. The
+  ///   `previousSelection` is out of bounds; the errors of ``insert(_:at:)-(UnsafeRawBufferPointer,_)``. The
   ///   field is then unchanged.
   @discardableResult
   public mutating func applyMaskedSnapshot(

@@ -23,10 +23,10 @@ extension SecretFieldState {
   ///
   /// Reads `text` inside its read window and copies it into the field's buffer
   /// with the package's own copy: the bytes never pass through ordinary memory.
-  /// Otherwise as ``insert(_:at:)``: one character typed at `now` shows under
+  /// Otherwise as ``insert(_:at:)-(UnsafeRawBufferPointer,_)``: one character typed at `now` shows under
   /// ``ObfuscationMode/revealLastTyped(_:)``; several are treated as a paste.
   ///
-  /// - Throws: ``FieldError`` as ``insert(_:at:)`` does; the field is then
+  /// - Throws: ``FieldError`` as ``insert(_:at:)-(UnsafeRawBufferPointer,_)`` does; the field is then
   ///   unchanged.
   public mutating func insert(
     _ text: borrowing SecureBuffer, at now: ContinuousClock.Instant? = nil

@@ -4,7 +4,7 @@ public import SecureMemory
 /// and selection, how the text is shown, and what the host says about focus,
 /// screen capture and caps lock.
 ///
-/// The text is UTF-8 in one ``SecureBuffer``, which the field reserves up front and
+/// The text is UTF-8 in one `SecureBuffer`, which the field reserves up front and
 /// grows geometrically, never per keystroke; no other copy of it exists in the
 /// field. Units are user-perceived characters (extended grapheme clusters):
 /// ``count``, ``caret`` and ``selection`` count them. Boundaries come from the
@@ -15,7 +15,7 @@ public import SecureMemory
 ///
 /// How the text is shown (``obfuscationMode``) is separate from the text: toggling
 /// the reveal never touches the text, the caret or the selection. The model reads
-/// no clock and does no I/O: time is an argument (``insert(_:at:)``,
+/// no clock and does no I/O: time is an argument (``insert(_:at:)-(UnsafeRawBufferPointer,_)``,
 /// ``render(at:)``), so behaviour over time is deterministic and testable.
 ///
 /// Every method that throws ``FieldError`` leaves the field exactly as it was.
@@ -93,13 +93,16 @@ public struct SecretFieldState: ~Copyable, Sendable {
   ///   - obfuscationMode: how it shows its text at first; `.hidden` by default.
   ///   - maskGlyph: the glyph of a masked character.
   ///   - locking: what the secure buffer does when a protection cannot be had.
+  ///   - storage: which memory holds the text; sodium memory by default, which
+  ///     lets the machine hibernate (see `SecureStorage`).
   /// - Throws: ``SecureMemoryError`` when the secure buffer cannot be had.
   public init(
     policy: FieldPolicy = .default, limits: FieldLimits = .default,
     obfuscationMode: ObfuscationMode = .hidden, maskGlyph: Character = "•",
-    locking: LockPolicy = .required
+    locking: LockPolicy = .required, storage: SecureStorage = .sodium
   ) throws(SecureMemoryError) {
-    text = try SecureBuffer(capacity: min(limits.maxBytes, 8 * 1024), locking: locking)
+    text = try SecureBuffer(
+      capacity: min(limits.maxBytes, 8 * 1024), locking: locking, storage: storage)
     index = ClusterIndex(reservingCapacity: min(limits.maxCharacters, 8 * 1024))
     self.policy = policy
     self.limits = limits

@@ -11,7 +11,10 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// A no-access page sits directly before and after the data pages, so an
   /// overrun by one byte faults instead of reading a neighbour.
   public var hasGuardPages: Bool
-  /// A forked child sees zeros in place of the data pages (`MADV_WIPEONFORK`).
+  /// A forked child cannot read the bytes: with sodium memory it sees zeros in
+  /// place of the data pages (`MADV_WIPEONFORK`); with secret memory it has no
+  /// mapping there at all and faults on a touch (`MADV_DONTFORK`, since the
+  /// kernel refuses `MADV_WIPEONFORK` on shared mappings).
   public var isWipedOnFork: Bool
   /// Outside an access window the data pages are no-access (`PROT_NONE`).
   ///
@@ -20,6 +23,19 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// is left that way, because changing its protection per window could need a
   /// new mapping the process does not have.
   public var isInaccessibleOutsideWindows: Bool
+  /// Which memory holds the bytes: ``SecureStorage/sodium`` or
+  /// ``SecureStorage/secretMemory``, never `strongestAvailable`.
+  public var storage: SecureStorage = .sodium
+  /// Not even the kernel can read the bytes on another's behalf: when the
+  /// buffer was made, a read of its data pages through the kernel
+  /// (`process_vm_readv`, the page lookup `/proc/PID/mem` and `ptrace` share)
+  /// failed. Root and `CAP_SYS_PTRACE` readers fail the same way (`EIO` from
+  /// `/proc/PID/mem`). True only for secret memory; sodium memory reads fine.
+  public var isHiddenFromKernel = false
+  /// Why a ``SecureStorage/strongestAvailable`` buffer is not in secret memory:
+  /// the error that allocating secret memory gave. Nil when secret memory was
+  /// used or not asked for.
+  public var secretMemoryFallback: SecureMemoryError?
   /// The secret shares its pages with other secrets: it is a slot of a
   /// ``SecureArena``.
   ///
@@ -34,7 +50,8 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// ``isComplete`` does not look at it: the price of packing.
   public var sharesPagesWithOtherSecrets = false
 
-  /// Every protection holds.
+  /// Every protection ``LockPolicy/required`` demands holds (hiding from the
+  /// kernel is asked for with ``SecureStorage``, not with the lock policy).
   public var isComplete: Bool {
     isLocked && isExcludedFromCoreDumps && hasGuardPages && isWipedOnFork
       && isInaccessibleOutsideWindows
@@ -45,16 +62,24 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
     isLocked: true, isExcludedFromCoreDumps: true, hasGuardPages: true, isWipedOnFork: true,
     isInaccessibleOutsideWindows: true)
 
-  /// A line such as `locked, no core dump, guarded, wiped on fork, no access`,
-  /// with `not` before each protection that is missing, and `pages shared with
-  /// other secrets` last for an arena slot.
+  /// A line such as `locked, no core dump, guarded, wiped on fork, no access
+  /// outside windows`, with `not` before each protection that is missing,
+  /// `pages shared with other secrets` for an arena slot; for secret memory
+  /// it starts `secret memory:` and says whether the kernel can read it, and
+  /// for a fall-back it ends with the reason secret memory was not used.
   public var description: String {
+    let isSecret = storage == .secretMemory
     let protections = [
       (isLocked, "locked"), (isExcludedFromCoreDumps, "no core dump"),
-      (hasGuardPages, "guarded"), (isWipedOnFork, "wiped on fork"),
+      (hasGuardPages, "guarded"),
+      (isWipedOnFork, isSecret ? "not inherited on fork" : "wiped on fork"),
       (isInaccessibleOutsideWindows, "no access outside windows"),
     ].map { $0.0 ? $0.1 : "not \($0.1)" }
     let sharing = sharesPagesWithOtherSecrets ? ["pages shared with other secrets"] : []
-    return (protections + sharing).joined(separator: ", ")
+    let hidden =
+      isSecret ? [isHiddenFromKernel ? "hidden from the kernel" : "not hidden from the kernel"] : []
+    let claims = (protections + sharing + hidden).joined(separator: ", ")
+    let fallback = secretMemoryFallback.map { " (no secret memory: \($0.description))" } ?? ""
+    return (isSecret ? "secret memory: " : "") + claims + fallback
   }
 }

@@ -70,12 +70,12 @@ extension SecureBuffer {
     try moveToNewRegion(capacity: max(minimumCapacity, capacity * 2))
   }
 
-  /// Copies the bytes into a new guarded region (a larger slot, on an arena,
-  /// while one holds them), then wipes and frees the old one: the bytes never
-  /// pass through ordinary memory.
+  /// Copies the bytes into a new guarded region of the same backing (a larger
+  /// slot, on an arena, while one holds them), then wipes and frees the old
+  /// one: the bytes never pass through ordinary memory.
   private mutating func moveToNewRegion(capacity newCapacity: Int) throws(SecureMemoryError) {
     let (newRegion, newProtection) = try BufferBacking.allocate(
-      minimumCapacity: newCapacity, policy: policy, arena: arena)
+      minimumCapacity: newCapacity, policy: policy, storage: region.storage, arena: arena)
     let oldRegion = region
     let newGate = AccessGate(protection: newProtection)
     gate.openRead(oldRegion)
@@ -86,7 +86,9 @@ extension SecureBuffer {
     release(oldRegion)
     region = newRegion
     ownerProcess = Kernel.processID
-    gate.replaceProtection(newGate.protection)
+    var protection = newGate.protection
+    protection.secretMemoryFallback = gate.protection.secretMemoryFallback
+    gate.replaceProtection(protection)
   }
 }
 

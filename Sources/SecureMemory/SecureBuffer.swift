@@ -3,9 +3,11 @@ import Synchronization
 /// Secret bytes in locked, guarded memory that is no-access except inside a
 /// scoped window, and wiped when the buffer ends.
 ///
-/// A `SecureBuffer` owns one `sodium_malloc` allocation: guard pages before and
-/// after, a canary, the pages locked in RAM, excluded from core dumps and wiped in
-/// a forked child. What actually took effect is in ``protection``; under the
+/// A `SecureBuffer` owns one allocation of the ``SecureStorage`` chosen at
+/// `init`: by default `sodium_malloc`, or `memfd_secret` secret memory that not
+/// even root can read through the kernel. Either way: guard pages before and
+/// after, a canary, the pages locked in RAM, excluded from core dumps and kept
+/// from a forked child. What actually took effect is in ``protection``; under the
 /// default ``LockPolicy/required`` a buffer that would lack any of it is never
 /// handed out.
 ///
@@ -15,11 +17,12 @@ import Synchronization
 /// ordinary Swift value, stack slot or vector register is left holding the secret.
 ///
 /// The type is `~Copyable`: a copy of a secret is a decision, made with
-/// ``init(copying:locking:)``, never an accident of assignment.
+/// `init(copying:locking:)` (from another buffer), never an accident of assignment.
 ///
 /// - Complexity: creating and dropping a buffer costs one `sodium_malloc` and
-///   `sodium_free` (four mappings, about 25 µs) plus six verifying system calls;
-///   each window costs two `mprotect` calls.
+///   `sodium_free` (four mappings, about 25 µs) plus six verifying system calls,
+///   or for secret memory three mappings and about ten system calls (about 1.7
+///   times as long); each window costs two `mprotect` calls.
 public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   // Sendable: readers only touch `region` through `gate`, which serialises the
   // protection changes; every writer is `mutating`, so exclusive by the compiler.
@@ -39,16 +42,27 @@ public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   /// The capacity is rounded up to fill the locked pages (a page less the 16-byte
   /// canary), so the last byte of ``capacity`` touches the trailing guard page.
   ///
-  /// - Throws: ``SecureMemoryError`` when the memory cannot be mapped, or under
-  ///   `.required` when any protection does not hold; the message names the limit
-  ///   and how to raise it.
-  public init(capacity: Int = 0, locking policy: LockPolicy = .required) throws(SecureMemoryError) {
-    try self.init(capacity: capacity, policy: policy, arena: nil)
+  /// - Parameters:
+  ///   - capacity: the fewest bytes the buffer holds without growing.
+  ///   - policy: whether a missing protection refuses the buffer.
+  ///   - storage: which memory holds the bytes; growth keeps the backing the
+  ///     buffer got. The default, ``SecureStorage/sodium``, lets the machine
+  ///     hibernate; see ``SecureStorage`` for what secret memory adds.
+  /// - Throws: ``SecureMemoryError`` when the memory cannot be mapped, under
+  ///   `.required` when any protection does not hold, and for `.secretMemory`
+  ///   when the kernel lacks it or the lock limit is reached; the message names
+  ///   the cause and the remedy.
+  public init(
+    capacity: Int = 0, locking policy: LockPolicy = .required, storage: SecureStorage = .sodium
+  ) throws(SecureMemoryError) {
+    try self.init(capacity: capacity, policy: policy, storage: storage, arena: nil)
   }
 
-  init(capacity: Int, policy: LockPolicy, arena: SecureArena?) throws(SecureMemoryError) {
+  init(
+    capacity: Int, policy: LockPolicy, storage: SecureStorage = .sodium, arena: SecureArena?
+  ) throws(SecureMemoryError) {
     let (region, protection) = try BufferBacking.allocate(
-      minimumCapacity: capacity, policy: policy, arena: arena)
+      minimumCapacity: capacity, policy: policy, storage: storage, arena: arena)
     self.region = region
     self.count = 0
     self.policy = policy
@@ -62,9 +76,10 @@ public struct SecureBuffer: ~Copyable, @unchecked Sendable {
   /// Use it to move bytes that arrived in ordinary memory (a test oracle, a host
   /// framework's `String`) into secure memory at once; wipe the source yourself.
   public init(
-    copying bytes: UnsafeRawBufferPointer, locking policy: LockPolicy = .required
+    copying bytes: UnsafeRawBufferPointer, locking policy: LockPolicy = .required,
+    storage: SecureStorage = .sodium
   ) throws(SecureMemoryError) {
-    var buffer = try SecureBuffer(capacity: bytes.count, locking: policy)
+    var buffer = try SecureBuffer(capacity: bytes.count, locking: policy, storage: storage)
     try buffer.append(bytes)
     self = buffer
   }
@@ -75,8 +90,9 @@ public struct SecureBuffer: ~Copyable, @unchecked Sendable {
 
   /// Wipes and frees `region`, the buffer's current one or one it has just left,
   /// in the process that allocated it. In a forked child the data pages read as
-  /// zeros (`MADV_WIPEONFORK`), canary included: `sodium_free` would take the
-  /// zero canary for an overrun and end the process, and there is nothing to wipe.
+  /// zeros (`MADV_WIPEONFORK`), canary included, or are not mapped at all
+  /// (secret memory, `MADV_DONTFORK`): `sodium_free` would take the zero canary
+  /// for an overrun and end the process, and there is nothing to wipe.
   func release(_ region: BufferBacking) {
     if ownerProcess == Kernel.processID || !gate.protection.isWipedOnFork {
       region.free()

@@ -4,13 +4,13 @@ import Glibc
 ///
 /// Compare by ``code``; read ``description`` to a user. Where the kernel said why,
 /// ``errno`` carries its code.
-public struct SecureMemoryError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SecureMemoryError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure this is. Compare with the static members.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case libsodiumUnavailable, allocationFailed, lockFailed, guardPagesMissing
       case protectionFailed, readFailed, writeFailed, hashingFailed, malformedHash
-      case invalidSalt, limitOutOfRange
+      case invalidSalt, limitOutOfRange, secretMemoryUnavailable
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -25,6 +25,9 @@ public struct SecureMemoryError: Error, Sendable, Equatable, CustomStringConvert
     /// can go on without the lock allocates with ``LockPolicy/bestEffort`` and
     /// reads ``SecureBuffer/protection`` instead.
     public static let lockFailed = Code(.lockFailed)
+    /// The kernel does not offer secret memory (`memfd_secret` failed with
+    /// `ENOSYS`: before Linux 5.14, or booted without `secretmem.enable`).
+    public static let secretMemoryUnavailable = Code(.secretMemoryUnavailable)
     /// The guard pages around the buffer are missing (`vm.max_map_count`).
     ///
     /// A program that can go on without them allocates with
@@ -88,6 +91,46 @@ extension SecureMemoryError {
       .lockFailed, errno: errno,
       "could not lock secret memory in RAM (\(Kernel.describe(errno))): the locked memory limit "
         + "(RLIMIT_MEMLOCK) is \(limit); raise it with `ulimit -l` or in /etc/security/limits.conf")
+  }
+
+  /// `memfd_secret` itself failed.
+  static func secretMemoryFileFailed(errno: Int32) -> Self {
+    switch errno {
+    case ENOSYS:
+      Self(
+        .secretMemoryUnavailable, errno: errno,
+        "this kernel does not offer secret memory (memfd_secret: \(Kernel.describe(errno))): it "
+          + "needs Linux 5.14 or later, booted with `secretmem.enable=1` before 6.5; allocate with "
+          + "`storage: .strongestAvailable` to fall back to sodium memory, which root can read")
+    case EMFILE, ENFILE:
+      Self(
+        .allocationFailed, errno: errno,
+        "could not create secret memory (memfd_secret: \(Kernel.describe(errno))): the process "
+          + "is out of file descriptors for a moment; close some, or raise `ulimit -n`")
+    default:
+      Self(
+        .allocationFailed, errno: errno,
+        "could not create secret memory (memfd_secret): \(Kernel.describe(errno))")
+    }
+  }
+
+  /// The `mmap` of a secret-memory file failed: the kernel checks the locked
+  /// memory limit there (`EAGAIN`), and `ENOMEM` is the limit or the mappings.
+  static func secretMemoryMappingFailed(byteCount: Int, errno: Int32) -> Self {
+    guard errno == EAGAIN || errno == ENOMEM else {
+      return .allocationFailed(capacity: byteCount, errno: errno)
+    }
+    let limit = Kernel.lockedMemoryLimit.map(formatBytes) ?? "unlimited"
+    let mappings =
+      errno == ENOMEM
+      ? ", or the process is out of memory mappings (`sysctl vm.max_map_count`)" : ""
+    return Self(
+      .lockFailed, errno: errno,
+      "could not map \(formatBytes(UInt64(byteCount))) of secret memory "
+        + "(\(Kernel.describe(errno))): secret memory is locked in RAM and counts against the "
+        + "locked memory limit (RLIMIT_MEMLOCK), which is \(limit)\(mappings); raise it with "
+        + "`ulimit -l` or in /etc/security/limits.conf, free other secrets, or allocate with "
+        + "`storage: .strongestAvailable` to fall back to sodium memory")
   }
 
   static func guardPagesMissing(errno: Int32) -> Self {

@@ -52,66 +52,82 @@ struct PTYProbe {
       }
       var decoder = try KeyDecoder()
       try terminal.write("ready\r\n")
-      var deadline: ContinuousClock.Instant?
-      while true {
-        let readiness = try terminal.waitForInput(or: relay, until: deadline)
-        if readiness.contains(.signal) {
-          for signal in relay.pendingSignals() {
-            try terminal.write("signal \(signal)\r\n")
-            guard restores else {
-              switch signal.response {
-              case .die: relay.dieBy(signal)
-              case .stop: relay.stop(by: signal)
-              case .resume: try terminal.write("resumed\r\n")
-              case .resize: break
-              }
-              continue
-            }
-            switch try relay.respond(
-              to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
-            {
-            case .redraw: try terminal.write("resumed\r\n")
-            case .resize:
-              let size = terminal.size.map { "\($0.columns)x\($0.rows)" } ?? "unknown"
-              try terminal.write("size \(size)\r\n")
-            case .waitForForeground: try terminal.write("background\r\n")
-            }
-          }
-        }
-        if readiness.contains(.input) {
-          if try terminal.read(into: &decoder) == .endOfFile { exit(4) }
-        }
-        deadline = nil
-        decoding: while true {
-          switch try decoder.next(at: .now) {
-          case .needsInput: break decoding
-          case .needsInputBefore(let instant):
-            deadline = instant
-            break decoding
-          case .event(let event):
-            switch event {
-            case .text:
-              try terminal.write("text ")
-              decoder.withPayload { bytes in
-                _ = write(descriptor(terminal), bytes.baseAddress, bytes.count)
-              }
-              try terminal.write("\r\n")
-            case .submit:
-              try terminal.write("submitted\r\n")
-              finish(&terminal, restores: restores, status: 0)
-            case .cancel, .escape:
-              try terminal.write("cancelled\r\n")
-              finish(&terminal, restores: restores, status: 1)
-            default:
-              try terminal.write("key \(event)\r\n")
-            }
-          }
-        }
-      }
+      let status = try probe(
+        terminal: &terminal, relay: relay, decoder: &decoder, restores: restores)
+      if restores { terminal.restoreModes() } else { abandoned = consume terminal }
+      exit(status)
     } catch {
       if restores { terminal.restoreModes() }
       printError("pty-probe: \(error)\n")
       exit(2)
+    }
+  }
+
+  /// Names keys and signals until a submit (returns 0), a cancel (1), the end
+  /// of input (4) or a fatal signal, which ends the process.
+  ///
+  /// The terminal, relay and decoder are the caller's: a function that owns a
+  /// noncopyable value alive at a call that never returns draws a warning that
+  /// its deinit will never be executed.
+  static func probe(
+    terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
+    restores: Bool
+  ) throws -> Int32 {
+    var deadline: ContinuousClock.Instant?
+    while true {
+      let readiness = try terminal.waitForInput(or: relay, until: deadline)
+      if readiness.contains(.signal) {
+        for signal in relay.pendingSignals() {
+          try terminal.write("signal \(signal)\r\n")
+          guard restores else {
+            switch signal.response {
+            case .die: relay.dieBy(signal)
+            case .stop: relay.stop(by: signal)
+            case .resume: try terminal.write("resumed\r\n")
+            case .resize: break
+            }
+            continue
+          }
+          switch try relay.respond(
+            to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
+          {
+          case .redraw: try terminal.write("resumed\r\n")
+          case .resize:
+            let size = terminal.size.map { "\($0.columns)x\($0.rows)" } ?? "unknown"
+            try terminal.write("size \(size)\r\n")
+          case .waitForForeground: try terminal.write("background\r\n")
+          }
+        }
+      }
+      if readiness.contains(.input) {
+        if try terminal.read(into: &decoder) == .endOfFile { return 4 }
+      }
+      deadline = nil
+      decoding: while true {
+        switch try decoder.next(at: .now) {
+        case .needsInput: break decoding
+        case .needsInputBefore(let instant):
+          deadline = instant
+          break decoding
+        case .event(let event):
+          switch event {
+          case .text:
+            try terminal.write("text ")
+            decoder.withPayload { bytes in
+              _ = write(descriptor(terminal), bytes.baseAddress, bytes.count)
+            }
+            try terminal.write("\r\n")
+          case .submit:
+            try terminal.write("submitted\r\n")
+            return 0
+          case .cancel, .escape:
+            try terminal.write("cancelled\r\n")
+            return 1
+          default:
+            try terminal.write("key \(event)\r\n")
+          }
+        }
+      }
     }
   }
 
@@ -151,25 +167,14 @@ struct PTYProbe {
     }
   }
 
+  /// Where a terminal left in its modes for `--no-restore` is kept until the
+  /// process exits, so that its deinit (which restores) never runs.
+  nonisolated(unsafe) static var abandoned: TerminalDevice? = nil
+
   static func printError(_ message: String) {
     var message = message
     message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
   }
 
   static func descriptor(_ terminal: borrowing TerminalDevice) -> Int32 { terminal.descriptor }
-
-  /// Ends the process with `status`, restoring the terminal first or not.
-  static func finish(_ terminal: inout TerminalDevice, restores: Bool, status: Int32) -> Never {
-    guard restores else { exitLeavingModes(terminal, status: status) }
-    terminal.restoreModes()
-    exit(status)
-  }
-
-  /// Exits while `terminal` is borrowed, so its deinit (which restores) never
-  /// runs. A noncopyable value ends at its last use, and one passed `inout` to a
-  /// function that never returns is destroyed inside it: only a borrow keeps it
-  /// alive across `exit`.
-  static func exitLeavingModes(_ terminal: borrowing TerminalDevice, status: Int32) -> Never {
-    exit(status)
-  }
 }

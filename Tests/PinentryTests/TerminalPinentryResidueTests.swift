@@ -23,24 +23,39 @@ private let canReadOtherProcesses: Bool = {
 }()
 
 /// pinentry-secretfield driven over its pipes as gpg-agent drives it, with the
-/// passphrase typed on its terminal: after GETPIN, its memory holds the
-/// passphrase in none of the forms it took on the way. The control is
-/// ``PinentryCursesResidueTests``: the same harness finds what
-/// pinentry-curses leaves.
+/// passphrase typed on its terminal: while its field holds the passphrase (in
+/// secret memory, as the tool allocates it) a scan from outside finds no copy,
+/// and after GETPIN its memory holds the passphrase in none of the forms it
+/// took on the way. The controls: the same tool with its secrets in sodium
+/// memory gives the held passphrase away, and ``PinentryCursesResidueTests``
+/// finds what pinentry-curses leaves.
 @Suite(
-  "pinentry-secretfield Residue: no copy of the typed passphrase after GETPIN",
+  "pinentry-secretfield Residue: no copy of the typed passphrase during or after GETPIN",
   .enabled(if: canReadOtherProcesses && access(pinentrySecretfield, X_OK) == 0))
 struct TerminalPinentryResidueTests {
-  @Test("0 copies plain, percent-escaped and plus-escaped, after quality inquiries of it")
-  func noCopyAfterGetPin() throws {
+  @Test(
+    "0 copies while the field holds it in secret memory; 0 plain, percent- or plus-escaped after GETPIN"
+  )
+  func noCopyDuringOrAfterGetPin() throws {
     let counts = try scanPinentryProgram(pinentrySecretfield, waitsForWholeInquiry: true)
-    print(
-      "pinentry-secretfield while held: plain \(counts.copiesWhileHeld ?? -1); after GETPIN: plain \(counts.plain.copies), percent-escaped "
-        + "\(counts.percentEscaped.copies), plus-escaped \(counts.plusEscaped.copies)")
     // The plus-escaped form was made: the quality inquiry carried it.
     #expect(counts.inquiriesOfWholeMarker >= 1)
-    // The control: before Enter, the field's copy is found in this hardened
-    // process, so the scan reads where the passphrase lives.
+    #expect(
+      counts.copiesWhileHeld == 0, "while held: \(String(describing: counts.copiesWhileHeld))")
+    #expect(counts.plain.copies == 0, "\(counts.plain)")
+    #expect(counts.percentEscaped.copies == 0, "\(counts.percentEscaped)")
+    #expect(counts.plusEscaped.copies == 0, "\(counts.plusEscaped)")
+  }
+
+  @Test(
+    "control: with its secrets in sodium memory, the held passphrase is found; none after GETPIN")
+  func sodiumMemoryControl() throws {
+    let counts = try scanPinentryProgram(
+      pinentrySecretfield, waitsForWholeInquiry: true,
+      extraEnvironment: ["SECRETFIELD_TEST_SODIUM_MEMORY=1"])
+    #expect(counts.inquiriesOfWholeMarker >= 1)
+    // Before Enter, the field's copy is found in this hardened process, so the
+    // scan reads where the passphrase lives.
     #expect(
       (counts.copiesWhileHeld ?? 0) >= 1,
       "while held: \(String(describing: counts.copiesWhileHeld))")

@@ -96,4 +96,55 @@ struct ToolResidueTests {
     try session.send(signal: SIGCONT)
     #expect(try session.waitForExit() == .exited(0))
   }
+
+  /// How the tool is asked to keep its secrets in the live-scan tests.
+  struct Backing: CustomTestStringConvertible, Sendable {
+    let name: String
+    let environment: [String: String]
+    let isSecretMemory: Bool
+    var testDescription: String { name }
+
+    static let all = [
+      Backing(name: "secret memory (the tools' default)", environment: [:], isSecretMemory: true),
+      Backing(
+        name: "control: sodium memory", environment: [TestHook.sodiumMemoryVariable: "1"],
+        isSecretMemory: false),
+    ]
+  }
+
+  @Test(
+    "waiting at the prompt with the secret typed and revealed: no copy readable from outside in secret memory; the control in sodium memory gives it away",
+    .enabled(if: canReadHardenedProcesses, "needs root with CAP_SYS_PTRACE"),
+    arguments: SecretTool.all, Backing.all)
+  func noCopyReadableWhileWaiting(_ tool: SecretTool, _ backing: Backing) throws {
+    let marker = Marker(count: 32)
+    var options = TerminalSession.Options()
+    options.environment = backing.environment
+    options.standardOutput = .captured
+    options.standardError = .captured
+    let session = try TerminalSession(
+      executable: tool.executable, arguments: tool.arguments, options: options)
+    try session.waitForText("Key:")
+    try session.type(bytes: marker.plainBytesForControl())
+    try session.waitForMasks(marker.count, prompt: "Key:")
+    let masked = try ResidueScanner(processID: session.processID).scan(for: marker)
+    try session.type(Key.tab)
+    // The control that the field holds the secret: the tool draws it from there.
+    try session.waitForText(
+      "Key: " + String(decoding: marker.plainBytesForControl(), as: UTF8.self))
+    let revealed = try ResidueScanner(processID: session.processID).scan(for: marker)
+    if backing.isSecretMemory {
+      #expect(masked.copies == 0, "\(masked)")
+      #expect(revealed.copies == 0, "\(revealed)")
+      #expect(!revealed.refused.isEmpty, "secret-memory pages refuse the scan: \(revealed)")
+    } else {
+      #expect(masked.copies >= 1, "\(masked)")
+      #expect(revealed.copies >= 1, "\(revealed)")
+    }
+    #expect(masked.bytesRead > 0 && !masked.refused.contains { $0 == "[heap]" || $0 == "[stack]" })
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    let written = try session.capturedOutput(stream: 1, untilClosed: true)
+    #expect(written.count == marker.count + 1, "the tool wrote the typed secret")
+  }
 }

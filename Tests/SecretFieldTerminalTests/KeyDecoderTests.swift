@@ -126,6 +126,9 @@ let sequenceCases: [DecoderCase] = [
     [
       .text("a"), key(.moveLeft), .text("b"), key(.deleteForward),
     ]),
+  DecoderCase(
+    "a longer text, then a shorter one: only the shorter one's bytes",
+    "héllo" + csi + "D" + "x", [.text("héllo"), key(.moveLeft), .text("x")]),
 ]
 
 let invalidCases: [DecoderCase] = [
@@ -146,6 +149,9 @@ let invalidCases: [DecoderCase] = [
 let pasteCases: [DecoderCase] = [
   DecoderCase("a bracketed paste", csi + "200~hello" + csi + "201~", [.paste("hello")]),
   DecoderCase(
+    "text, then a paste: the paste has none of the text",
+    "abc" + csi + "200~xy" + csi + "201~", [.text("abc"), .paste("xy")]),
+  DecoderCase(
     "a paste keeps newlines and control bytes", csi + "200~a\nb\r\u{7F}" + csi + "201~",
     [.paste("a\nb\r\u{7F}")]),
   DecoderCase(
@@ -164,6 +170,11 @@ let pasteCases: [DecoderCase] = [
 
 let kittyCases: [DecoderCase] = [
   DecoderCase("a text key", csi + "97;1;97u", [.text("a")]),
+  // The payload of a text event is overwritten by the next text, not wiped
+  // first: what comes after must carry none of it.
+  DecoderCase(
+    "text, then a text key: the key's payload has none of the text",
+    "abc" + csi + "98u", [.text("abc"), .text("b")]),
   DecoderCase("a text key without modifiers field", csi + "97;;97u", [.text("a")]),
   DecoderCase("a text key without a text field", csi + "97u", [.text("a")]),
   DecoderCase("shifted text from the text field", csi + "97;2;65u", [.text("A")]),

@@ -88,8 +88,14 @@ struct SignalRelayTests {
   func diesBySignal() async {
     await #expect(processExitsWith: .signal(SIGTERM)) {
       let relay = try! SignalRelay()
-      relay.dieBy(.terminate)
+      Self.die(by: .terminate, relay: relay)
     }
+  }
+
+  /// Calls `dieBy` on a borrowed relay: a local noncopyable value alive at a
+  /// call that never returns draws a warning that its deinit never runs.
+  static func die(by signal: TerminalSignal, relay: borrowing SignalRelay) {
+    relay.dieBy(signal)
   }
 
   @Test("respond to a fatal signal: restores the terminal, wipes, then dies by it")

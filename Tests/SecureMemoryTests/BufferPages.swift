@@ -3,8 +3,9 @@ import TestSupport
 
 /// Where a buffer's pages lie, as addresses to look up in `/proc/self/smaps`.
 ///
-/// The layout is `sodium_malloc`'s: a guard page, the data pages (a 16-byte
-/// canary, then the capacity, ending exactly at the next page), a guard page.
+/// The layout is `sodium_malloc`'s, and secret memory keeps it: a guard page, the
+/// data pages (a 16-byte canary, then the capacity, ending exactly at the next
+/// page), a guard page.
 struct BufferPages: CustomStringConvertible {
   /// The first byte of the data pages: the canary.
   let dataStart: UInt
@@ -52,8 +53,10 @@ struct BufferPages: CustomStringConvertible {
     if protection.isExcludedFromCoreDumps && !all(data, { $0.flags.contains("dd") }) {
       unsupported.append("no core dump: \(data)")
     }
-    if protection.isWipedOnFork && !all(data, { $0.flags.contains("wf") }) {
-      unsupported.append("wiped on fork: \(data)")
+    // Sodium memory is wiped in a child (`wf`); secret memory is not copied (`dc`).
+    let forkFlag = protection.storage == .secretMemory ? "dc" : "wf"
+    if protection.isWipedOnFork && !all(data, { $0.flags.contains(forkFlag) }) {
+      unsupported.append("kept from a forked child (\(forkFlag)): \(data)")
     }
     return unsupported
   }

@@ -1,4 +1,4 @@
-public import PasswordAgent
+package import PasswordAgent
 import SecretFieldTerminal
 
 /// `secretfield agent`: answers the password requests of systemd and its
@@ -10,9 +10,9 @@ import SecretFieldTerminal
 /// request is a ``SecretFieldTerminal/PasswordPrompt`` with the request's
 /// message, and the answer goes from the prompt's secure memory straight to
 /// the asker's socket.
-public struct AgentCommand: Command {
+package struct AgentCommand: Command {
   /// What the agent does.
-  public enum Mode: Sendable, Hashable {
+  package enum Mode: Sendable, Hashable {
     /// Ask what is waiting, then exit (`--query`, the default).
     case query
     /// Keep asking as requests come, until ended (`--watch`).
@@ -22,11 +22,11 @@ public struct AgentCommand: Command {
   }
 
   /// `agent`.
-  public static let name = "agent"
+  package static let name = "agent"
   /// One line for the tool's list.
-  public static let summary = "answer systemd's password requests on the terminal"
+  package static let summary = "answer systemd's password requests on the terminal"
   /// The text of `--help`.
-  public static let help = """
+  package static let help = """
     Usage: secretfield agent [--query | --watch | --list] [--console[=DEVICE]] [--user]
 
     Answers the password requests that systemd and its tools leave in
@@ -55,17 +55,17 @@ public struct AgentCommand: Command {
     """
 
   /// What to do.
-  public var mode = Mode.query
+  package var mode = Mode.query
   /// The terminal to ask on instead of the controlling one (`--console`).
-  public var consolePath: String?
+  package var consolePath: String?
   /// The user's directory instead of the system's (`--user`).
-  public var usesUserDirectory = false
+  package var usesUserDirectory = false
 
   /// The defaults: `--query` on the controlling terminal, the system's requests.
-  public init() {}
+  init() {}
 
   /// Parses the options.
-  public init(arguments: [String]) throws(UsageError) {
+  package init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
     var modeOption: String?
     while let item = scanner.next() {
@@ -96,7 +96,7 @@ public struct AgentCommand: Command {
 
   /// The directory this agent answers, from `context`'s environment for
   /// `--user`; nil when `XDG_RUNTIME_DIR` is not set.
-  public func directory(in context: CommandContext) -> RequestDirectory? {
+  package func directory(in context: CommandContext) -> RequestDirectory? {
     guard usesUserDirectory else { return .system }
     guard let runtime = context.environmentValue("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") else {
       return nil
@@ -105,7 +105,7 @@ public struct AgentCommand: Command {
   }
 
   /// Runs the mode.
-  public func run(in context: CommandContext) -> ExitStatus {
+  package func run(in context: CommandContext) -> ExitStatus {
     guard let directory = directory(in: context) else {
       context.printError(
         "--user needs XDG_RUNTIME_DIR set to your runtime directory (as /run/user/1000)",

@@ -15,6 +15,8 @@ struct AgentSession {
   /// Requests asked already, so one whose file is still there (its asker has
   /// not removed it yet) is not asked again.
   var asked: Set<PendingRequest> = []
+  /// The keyring failure already warned of, so it is said once per run.
+  var keyringWarning: KeyringError.Code?
 
   /// How asking one request ended, for the agent.
   enum AskOutcome {
@@ -113,6 +115,8 @@ struct AgentSession {
     // Asked after others: it may have gone, or expired, while they were.
     let now = PasswordRequest.monotonicNow()
     guard directory.stillHolds(pending), !request.hasExpired(at: now) else { return .withdrawn }
+    // As systemd's agents: a passphrase the keyring caches answers unasked.
+    if request.acceptsCached, let outcome = answerFromCache(request) { return outcome }
     let configuration = RequestPrompt.configuration(
       for: request, position: position, count: count, terminalPath: terminalPath,
       allowsSuspend: allowsSuspend)

@@ -8,7 +8,7 @@
 /// never typed. The askpass therefore refuses to let the field pass what ssh
 /// keeps. sudo and git keep the whole line; no limit is known for them, or for
 /// a caller that cannot be told.
-public enum AskpassCaller: Sendable, Hashable {
+package enum AskpassCaller: Sendable, Hashable {
   /// ssh, ssh-add, ssh-keygen, ssh-agent or ssh-sk-helper.
   case openSSH
   /// Anything else: sudo, git, a script.
@@ -29,7 +29,7 @@ public enum AskpassCaller: Sendable, Hashable {
   /// - Parameters:
   ///   - parentName: the parent process's name, nil when unknown.
   ///   - environmentValue: reads a variable of the environment.
-  public init(parentName: String?, environmentValue: (String) -> String?) {
+  package init(parentName: String?, environmentValue: (String) -> String?) {
     if let parentName, Self.openSSHPrograms.contains(parentName) {
       self = .openSSH
     } else if environmentValue("SSH_ASKPASS_PROMPT") != nil {
@@ -42,7 +42,7 @@ public enum AskpassCaller: Sendable, Hashable {
   /// The most bytes of an answer the caller keeps whole, or nil when no limit
   /// is known: 1,023 for OpenSSH (its buffer less the terminating NUL; the
   /// newline after the answer may be cut, since ssh stops at it anyway).
-  public var maximumAnswerByteCount: Int? {
+  package var maximumAnswerByteCount: Int? {
     switch self {
     case .openSSH: 1023
     case .other: nil

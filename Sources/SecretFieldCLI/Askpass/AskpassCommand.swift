@@ -1,6 +1,6 @@
 import SecretField
 import SecretFieldTerminal
-public import SecureMemory
+import SecureMemory
 
 /// `secretfield-askpass [PROMPT]`: the helper that ssh, sudo and git run to ask
 /// for a password (`SSH_ASKPASS`, `SUDO_ASKPASS`, `GIT_ASKPASS`), asking on the
@@ -16,9 +16,9 @@ public import SecureMemory
 /// it: `confirm` asks yes or no (0 for yes, 1 for no, nothing written); `none`
 /// only shows the message and waits to be ended (ssh ends it with `SIGTERM`
 /// once a security key was touched).
-public struct AskpassCommand: Command {
+struct AskpassCommand: Command {
   /// What the askpass is asked to do, from `SSH_ASKPASS_PROMPT`.
-  public enum Mode: Sendable, Hashable {
+  enum Mode: Sendable, Hashable {
     /// Ask for a secret and print it (no `SSH_ASKPASS_PROMPT`, or another value).
     case secret
     /// Ask yes or no (`SSH_ASKPASS_PROMPT=confirm`).
@@ -27,7 +27,7 @@ public struct AskpassCommand: Command {
     case notice
 
     /// The mode `SSH_ASKPASS_PROMPT`'s value asks for.
-    public init(promptHint: String?) {
+    init(promptHint: String?) {
       switch promptHint {
       case "confirm": self = .confirm
       case "none": self = .notice
@@ -37,13 +37,13 @@ public struct AskpassCommand: Command {
   }
 
   /// `askpass`, for messages.
-  public static let name = "askpass"
+  static let name = "askpass"
   /// The executable's name.
-  public static let toolName = "secretfield-askpass"
+  static let toolName = "secretfield-askpass"
   /// One line for a list of commands.
-  public static let summary = "ask for a password on the terminal for ssh, sudo or git"
+  static let summary = "ask for a password on the terminal for ssh, sudo or git"
   /// The text of `--help`.
-  public static let help = """
+  static let help = """
     Usage: secretfield-askpass [PROMPT]
 
     The askpass helper of ssh, sudo and git, asking on the terminal (/dev/tty):
@@ -57,8 +57,13 @@ public struct AskpassCommand: Command {
 
     SECRETFIELD_PASSWORD_FROM=SPEC takes the password from SPEC instead of
     asking, as secretfield prompt --password-from SPEC does (env:VAR, file:PATH,
-    fd:N, stdin, cmd:COMMAND, credential:NAME); a variable or credential that
-    is not set asks on the terminal.
+    fd:N, stdin, cmd:COMMAND, credential:NAME, keyring:NAME); a variable,
+    credential or key that is not set asks on the terminal.
+
+    SECRETFIELD_KEYNAME=NAME caches the answer in the kernel keyring under NAME
+    (as secretfield prompt --keyname NAME --accept-cached does): once a
+    passphrase is cached there, it is written without asking, until its
+    timeout (150 s) or secretfield forget NAME.
 
     SSH_ASKPASS_PROMPT=confirm asks yes or no instead: y answers yes; n, Esc, ^C
     or ^D answer no. SSH_ASKPASS_PROMPT=none shows PROMPT and waits to be ended
@@ -73,16 +78,22 @@ public struct AskpassCommand: Command {
     """
 
   /// The prompt, as the caller gave it.
-  public var prompt: String
+  var prompt: String
   /// What to ask; set from the environment by ``run(_:context:hardening:)``.
-  public var mode = Mode.secret
+  var mode = Mode.secret
   /// Who runs the askpass; set by ``run(_:context:hardening:)``. An answer the
   /// caller would cut is refused in the field.
-  public var caller = AskpassCaller.other
+  var caller = AskpassCaller.other
+  /// The kernel-keyring cache; set from `SECRETFIELD_KEYNAME` by
+  /// ``run(_:context:hardening:)``.
+  var cache = PassphraseCache()
+
+  /// The variable that names the key to cache the answer under.
+  static let keynameVariable = "SECRETFIELD_KEYNAME"
 
   /// Takes every argument as the prompt, joined by spaces: callers pass one,
   /// and a wrapper that splits it into several does no harm.
-  public init(arguments: [String]) throws(UsageError) {
+  init(arguments: [String]) throws(UsageError) {
     prompt = arguments.joined(separator: " ")
   }
 
@@ -92,7 +103,7 @@ public struct AskpassCommand: Command {
   ///
   /// - Parameter hardening: what the process's hardening achieved, for a
   ///   warning when it is incomplete.
-  public static func run(
+  static func run(
     _ arguments: [String], context: CommandContext = CommandContext(toolName: toolName),
     hardening: HardeningReport? = nil
   ) -> ExitStatus {
@@ -116,6 +127,9 @@ public struct AskpassCommand: Command {
     command.mode = Mode(promptHint: context.environmentValue("SSH_ASKPASS_PROMPT"))
     command.caller = AskpassCaller(
       parentName: context.parentProcessName(), environmentValue: context.environmentValue)
+    if let keyname = context.environmentValue(keynameVariable), !keyname.isEmpty {
+      command.cache = PassphraseCache(acceptingCachedUnder: keyname)
+    }
     if let hardening, !hardening.isComplete {
       context.printError("warning: the process is only partly hardened: \(hardening)")
     }
@@ -123,7 +137,7 @@ public struct AskpassCommand: Command {
   }
 
   /// Asks as ``mode`` says. Exits 0 or 1 only, as callers expect.
-  public func run(in context: CommandContext) -> ExitStatus {
+  func run(in context: CommandContext) -> ExitStatus {
     switch mode {
     case .secret: askForSecret(in: context)
     case .confirm: confirm(in: context)
@@ -149,7 +163,15 @@ public struct AskpassCommand: Command {
           + "the askpass is run by ssh, sudo or git, which read it through a pipe")
       return .cancelled
     }
+    var cacheWarned: KeyringError.Code?
+    if let status = cache.writeCached(
+      context: context, command: Self.name, warned: &cacheWarned,
+      maximumByteCount: caller.maximumAnswerByteCount)
+    {
+      return status == .success ? .success : .cancelled
+    }
     var configuration = PromptConfiguration(prompt: promptLines.prompt)
+    configuration.storage = ToolMemory.storage
     configuration.description = promptLines.description
     configuration.terminalPath = context.terminalPath
     Self.limitAnswer(of: &configuration, for: caller)
@@ -183,6 +205,7 @@ public struct AskpassCommand: Command {
           + "nothing was written")
       return .cancelled
     }
+    cache.remember(secret, context: context, command: Self.name, warned: &cacheWarned)
     do {
       try secret.append(count: 1) { $0[0] = 0x0A }
       try secret.write(to: context.standardOutput)

@@ -1,15 +1,15 @@
 import SecretFieldTerminal
-public import SecureMemory
+package import SecureMemory
 
 /// `secretfield hash`: asks for a new password twice and prints its Argon2id
 /// hash, to store and later check with `secretfield verify`.
-public struct HashCommand: Command {
+package struct HashCommand: Command {
   /// `hash`.
-  public static let name = "hash"
+  package static let name = "hash"
   /// One line for the tool's list.
-  public static let summary = "ask for a new password twice; print its Argon2id hash"
+  package static let summary = "ask for a new password twice; print its Argon2id hash"
   /// The text of `--help`.
-  public static let help = """
+  package static let help = """
     Usage: secretfield hash [OPTIONS] [TEXT]
 
     Asks for a new password twice on the terminal and prints its Argon2id hash
@@ -27,15 +27,15 @@ public struct HashCommand: Command {
     """
 
   /// The prompt's options.
-  public var options = PromptOptions()
+  package var options = PromptOptions()
   /// How much work the hash costs (`--strength`).
-  public var strength = PasswordHash.Strength.interactive
+  package var strength = PasswordHash.Strength.interactive
 
   /// The defaults: interactive strength, asked on the terminal.
-  public init() {}
+  package init() {}
 
   /// Parses `[OPTIONS] [TEXT]`.
-  public init(arguments: [String]) throws(UsageError) {
+  package init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
     while let item = scanner.next() {
       switch item {
@@ -62,7 +62,7 @@ public struct HashCommand: Command {
   }
 
   /// Prompts twice (once with `--stdin`), hashes, prints the hash.
-  public func run(in context: CommandContext) -> ExitStatus {
+  package func run(in context: CommandContext) -> ExitStatus {
     let configuration = options.configuration(
       defaultPrompt: "New password:",
       confirmation: PromptConfiguration.Confirmation(prompt: "Again:"), context: context)

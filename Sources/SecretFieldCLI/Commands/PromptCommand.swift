@@ -1,4 +1,4 @@
-public import SecretFieldTerminal
+package import SecretFieldTerminal
 import SecureMemory
 
 /// `secretfield prompt`: asks for a password on the terminal and writes it,
@@ -7,13 +7,13 @@ import SecureMemory
 /// The prompt is drawn on `/dev/tty`, so standard output can be piped into the
 /// program that needs the password. It refuses when standard output is itself
 /// a terminal: that would print the password on the screen.
-public struct PromptCommand: Command {
+package struct PromptCommand: Command {
   /// `prompt`.
-  public static let name = "prompt"
+  package static let name = "prompt"
   /// One line for the tool's list.
-  public static let summary = "ask for a password on the terminal; print it to standard output"
+  package static let summary = "ask for a password on the terminal; print it to standard output"
   /// The text of `--help`.
-  public static let help = """
+  package static let help = """
     Usage: secretfield prompt [OPTIONS] [TEXT]
 
     Asks for a password on the terminal (/dev/tty) with TEXT before the field
@@ -21,9 +21,11 @@ public struct PromptCommand: Command {
     which must not be a terminal: pipe it into the program that reads it.
 
       secretfield prompt "Disk passphrase:" | cryptsetup open --key-file=- /dev/sdb1 data
+      secretfield prompt --keyname backup --accept-cached | restic backup ...
 
     Options:
       --confirm        ask twice; after 3 entries that differ, give up (exit 4)
+    \(PassphraseCache.help)
     \(PromptOptions.help)
 
     \(PromptOptions.keys)
@@ -35,22 +37,30 @@ public struct PromptCommand: Command {
     """
 
   /// The prompt's options.
-  public var options = PromptOptions()
+  package var options = PromptOptions()
   /// Ask twice and compare (`--confirm`).
-  public var confirms = false
+  package var confirms = false
+  /// The kernel-keyring cache (`--keyname`, `--accept-cached`, `--multiple`,
+  /// `--cache-timeout`).
+  package var cache = PassphraseCache()
 
   /// The defaults: ask once on the terminal.
-  public init() {}
+  package init() {}
 
   /// Parses `[OPTIONS] [TEXT]`.
-  public init(arguments: [String]) throws(UsageError) {
+  package init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
+    var cacheTimeoutGiven = false
     while let item = scanner.next() {
       switch item {
       case .option("--confirm", let inline):
         if inline != nil { throw .unexpectedValue("--confirm") }
         confirms = true
       case .option(let name, let inline):
+        if try cache.parse(name, inline: inline, scanner: &scanner) {
+          cacheTimeoutGiven = cacheTimeoutGiven || name == "--cache-timeout"
+          continue
+        }
         guard try options.parse(name, inline: inline, scanner: &scanner) else {
           throw .unknownOption(name)
         }
@@ -65,18 +75,21 @@ public struct PromptCommand: Command {
       }
     }
     try options.validate(confirms: confirms)
+    try cache.validate(timeoutGiven: cacheTimeoutGiven)
   }
 
   /// The prompt this command shows, on `context`'s terminal.
-  public func configuration(in context: CommandContext) -> PromptConfiguration {
+  package func configuration(in context: CommandContext) -> PromptConfiguration {
     options.configuration(
       defaultPrompt: "Password:",
       confirmation: confirms ? PromptConfiguration.Confirmation() : nil, context: context)
   }
 
-  /// Prompts, then writes the password and a newline to standard output from
-  /// secure memory, in one `write(2)`.
-  public func run(in context: CommandContext) -> ExitStatus {
+  /// Prompts (or, with `--accept-cached`, takes what is cached), then writes
+  /// the password and a newline to standard output from secure memory, in
+  /// one `write(2)`. With `--keyname`, an answer is cached before it is
+  /// written.
+  package func run(in context: CommandContext) -> ExitStatus {
     if context.standardOutputIsTerminal {
       context.printError(
         "standard output is a terminal, so the password would be shown on the screen; "
@@ -84,12 +97,17 @@ public struct PromptCommand: Command {
           + "or redirect it to a file", command: Self.name)
       return .noTerminal
     }
+    var cacheWarned: KeyringError.Code?
+    if let status = cache.writeCached(context: context, command: Self.name, warned: &cacheWarned) {
+      return status
+    }
     let outcome = options.obtainSecret(
       configuration: configuration(in: context), context: context, command: Self.name)
     switch consume outcome {
     case .ended(let status):
       return status
     case .secret(var secret):
+      cache.remember(secret, context: context, command: Self.name, warned: &cacheWarned)
       do {
         try secret.append(count: 1) { $0[0] = 0x0A }
         try secret.write(to: context.standardOutput)

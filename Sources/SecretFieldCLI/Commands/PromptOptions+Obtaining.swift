@@ -1,4 +1,4 @@
-public import SecretFieldTerminal
+import SecretFieldTerminal
 import SecretField
 
 extension PromptOptions {
@@ -8,7 +8,7 @@ extension PromptOptions {
   /// the user cancelled, and any warning about a source.
   ///
   /// - Parameter command: the command's name, for messages.
-  public func obtainSecret(
+  func obtainSecret(
     configuration: PromptConfiguration, context: CommandContext, command: String?
   ) -> SecretOutcome {
     // Standard input is the context's (a test's or an embedder's), and
@@ -25,7 +25,8 @@ extension PromptOptions {
     let source = SecretSource.firstAvailable(candidates)
     do {
       let secret = try source.obtain(
-        maximumByteCount: configuration.fieldLimits.maxBytes, lineTimeout: timeout
+        maximumByteCount: configuration.fieldLimits.maxBytes, lineTimeout: timeout,
+        storage: configuration.storage
       ) { warning in
         context.printError("warning: \(warning.description)", command: command)
       }

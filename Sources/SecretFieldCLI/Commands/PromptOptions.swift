@@ -1,36 +1,36 @@
-public import SecretFieldTerminal
+package import SecretFieldTerminal
 
 /// The options of every command that asks for a password: where the password
 /// comes from and how the prompt behaves.
-public struct PromptOptions: Sendable, Hashable {
+package struct PromptOptions: Sendable, Hashable {
   /// The variable the askpass reads a `--password-from` specification from,
   /// since its callers (ssh, sudo, git) pass it no options.
-  public static let sourceVariable = "SECRETFIELD_PASSWORD_FROM"
+  package static let sourceVariable = "SECRETFIELD_PASSWORD_FROM"
 
   /// The prompt's text (`--prompt TEXT`, or the command's TEXT argument); nil
   /// for the command's default.
-  public var text: String?
+  package var text: String?
   /// Give up after this long (`--timeout S`).
-  public var timeout: Duration?
+  package var timeout: Duration?
   /// Where the password may come from before the prompt, in the order given
   /// (`--password-from SPEC`, and `--stdin` as `--password-from stdin`): the
   /// first that is set is used.
-  public var passwordSources: [SecretSource] = []
+  package var passwordSources: [SecretSource] = []
   /// Ask on the terminal when no source is set (off with `--no-prompt`).
-  public var promptsWhenNoneSet = true
+  package var promptsWhenNoneSet = true
   /// True when standard input is one of the sources (`--stdin`).
-  public var readsStandardInput: Bool { passwordSources.contains(.standardInput) }
+  package var readsStandardInput: Bool { passwordSources.contains(.standardInput) }
   /// Tab shows the password (off with `--no-reveal`).
-  public var allowsReveal = true
+  package var allowsReveal = true
   /// The mask glyph (`--mask C`); nil for the terminal's default.
-  public var maskGlyph: Character?
+  package var maskGlyph: Character?
   /// Show a mask per character (off with `--no-echo`: show nothing).
-  public var echoes = true
+  package var echoes = true
   /// The fewest characters Enter accepts (`--min-length N`).
-  public var minimumLength = 0
+  package var minimumLength = 0
 
   /// The defaults: prompt on the terminal, masked, reveal allowed, no timeout.
-  public init() {}
+  package init() {}
 
   /// The options' lines of `--help`.
   static let help = """
@@ -39,11 +39,12 @@ public struct PromptOptions: Sendable, Hashable {
       --password-from SPEC
                        take the password from SPEC instead of asking: env:VAR,
                        file:PATH, fd:N, stdin, cmd:COMMAND (split like a shell
-                       line, run without one) or credential:NAME (systemd).
-                       Repeatable: the first that is set is used (a variable or
-                       credential that is not set passes to the next); none set
-                       asks on the terminal. One that is set but fails is an
-                       error (exit 1), never a reason to ask
+                       line, run without one), credential:NAME (systemd) or
+                       keyring:NAME (cached with --keyname NAME).
+                       Repeatable: the first that is set is used (a variable,
+                       credential or key that is not set passes to the next);
+                       none set asks on the terminal. One that is set but fails
+                       is an error (exit 1), never a reason to ask
       --no-prompt      when no --password-from source is set, fail (exit 1)
                        instead of asking on the terminal
       --stdin          the same as --password-from stdin: one line of standard
@@ -154,6 +155,7 @@ public struct PromptOptions: Sendable, Hashable {
     context: CommandContext
   ) -> PromptConfiguration {
     var configuration = PromptConfiguration(prompt: text ?? defaultPrompt)
+    configuration.storage = ToolMemory.storage
     configuration.timeout = timeout
     configuration.allowsReveal = allowsReveal
     configuration.echo = echoes ? .masked(glyph: maskGlyph) : .silent

@@ -1,8 +1,8 @@
-public import SecureMemory
+package import SecureMemory
 
 /// What a command got when it asked for the password: the password, or the
 /// status to exit with (the message already printed).
-public enum SecretOutcome: ~Copyable {
+package enum SecretOutcome: ~Copyable {
   /// The password, in secure memory.
   case secret(SecureBuffer)
   /// No password: exit with this status.

@@ -3,13 +3,13 @@ import SecureMemory
 
 /// `secretfield verify`: asks for a password once and checks it against an
 /// Argon2id hash, by exit status.
-public struct VerifyCommand: Command {
+package struct VerifyCommand: Command {
   /// `verify`.
-  public static let name = "verify"
+  package static let name = "verify"
   /// One line for the tool's list.
-  public static let summary = "ask for a password; check it against a hash (exit 0 or 4)"
+  package static let summary = "ask for a password; check it against a hash (exit 0 or 4)"
   /// The text of `--help`.
-  public static let help = """
+  package static let help = """
     Usage: secretfield verify [OPTIONS] HASH
            secretfield verify [OPTIONS] --hash-file FILE
 
@@ -28,17 +28,17 @@ public struct VerifyCommand: Command {
     """
 
   /// The prompt's options.
-  public var options = PromptOptions()
+  package var options = PromptOptions()
   /// The hash given as an argument.
-  public var hash: String?
+  package var hash: String?
   /// The file to read the hash from (`--hash-file`).
-  public var hashFile: String?
+  package var hashFile: String?
 
   /// Nothing set: parse arguments to have a hash.
-  public init() {}
+  package init() {}
 
   /// Parses `[OPTIONS] HASH` or `[OPTIONS] --hash-file FILE`.
-  public init(arguments: [String]) throws(UsageError) {
+  package init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
     while let item = scanner.next() {
       switch item {
@@ -69,7 +69,7 @@ public struct VerifyCommand: Command {
   }
 
   /// Reads the hash, prompts once, checks.
-  public func run(in context: CommandContext) -> ExitStatus {
+  package func run(in context: CommandContext) -> ExitStatus {
     let stored: PasswordHash
     switch loadHash() {
     case .success(let hash): stored = hash

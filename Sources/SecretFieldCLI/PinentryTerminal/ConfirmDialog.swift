@@ -1,5 +1,5 @@
-public import Pinentry
-public import SecretFieldTerminal
+import Pinentry
+import SecretFieldTerminal
 import SecureMemory
 
 /// A confirmation or message (``ConfirmDialogState``) run on a terminal: the
@@ -12,23 +12,28 @@ import SecureMemory
 /// is secret. When it ends, the button line is drawn once more with the button
 /// pressed in brackets, the key line erased, and the cursor left on the next
 /// line.
-public struct ConfirmDialog: Sendable {
+struct ConfirmDialog: Sendable {
   /// What to show and which keys do what.
-  public var state: ConfirmDialogState
+  var state: ConfirmDialogState
   /// The terminal to ask on.
-  public var terminalPath: String
+  var terminalPath: String
   /// How long to wait for an answer; nil waits without limit.
-  public var timeout: Duration?
+  var timeout: Duration?
 
   /// A dialog of `state` on the terminal at `terminalPath`.
-  public init(state: ConfirmDialogState, terminalPath: String, timeout: Duration? = nil) {
+  init(state: ConfirmDialogState, terminalPath: String, timeout: Duration? = nil) {
     self.state = state
     self.terminalPath = terminalPath
     self.timeout = timeout
   }
 
-  /// `EIO`: what `read(2)` reports once a terminal has hung up.
-  static let inputOutputError: Int32 = 5
+  /// Dies by a fatal signal that arrived while the terminal was restored.
+  ///
+  /// A function of its own, so that no owned noncopyable value is alive at the
+  /// call that never returns (the compiler warns that its deinit never runs).
+  private static func dieByPendingFatalSignal(_ relay: borrowing SignalRelay) {
+    for signal in relay.pendingSignals() where signal.response == .die { relay.dieBy(signal) }
+  }
 
   /// Shows the dialog and waits for the answer.
   ///
@@ -36,76 +41,78 @@ public struct ConfirmDialog: Sendable {
   ///   at ``terminalPath`` or it fails; the terminal is restored first. A
   ///   fatal signal does not return: the process dies by it, the terminal
   ///   restored.
-  public func run() throws(PromptError) -> ConfirmDialogState.Outcome {
+  func run() throws(PromptError) -> ConfirmDialogState.Outcome {
     var terminal = try TerminalDevice(path: terminalPath)
     let relay = try SignalRelay()
     try terminal.enterRawMode(features: [])
     var decoder = try KeyDecoder()
-    var state = self.state
-    var screen = Screen(writer: ScreenWriter(terminal: terminal), columns: terminal.columns)
-    let deadline = timeout.map { ContinuousClock.now + $0 }
+    var dialog = Dialog(
+      state: state,
+      screen: Screen(writer: ScreenWriter(terminal: terminal), columns: terminal.columns),
+      deadline: timeout.map { ContinuousClock.now + $0 })
     let outcome: ConfirmDialogState.Outcome
     do {
-      outcome = try Self.loop(
-        state: &state, screen: &screen, terminal: &terminal, relay: relay, decoder: &decoder,
-        deadline: deadline)
+      try dialog.screen.drawAll(dialog.state)
+      outcome = try TerminalEventLoop.run(
+        &dialog, terminal: &terminal, relay: relay, decoder: &decoder)
     } catch {
-      try? screen.finish(state)
+      try? dialog.screen.finish(dialog.state)
       decoder.reset()
       terminal.restoreModes()
       throw error
     }
-    try? screen.finish(state)
+    try? dialog.screen.finish(dialog.state)
     decoder.reset()
     terminal.restoreModes()
-    for signal in relay.pendingSignals() where signal.response == .die { relay.dieBy(signal) }
+    Self.dieByPendingFatalSignal(relay)
     return outcome
   }
 
-  static func loop(
-    state: inout ConfirmDialogState, screen: inout Screen, terminal: inout TerminalDevice,
-    relay: borrowing SignalRelay, decoder: inout KeyDecoder, deadline: ContinuousClock.Instant?
-  ) throws(PromptError) -> ConfirmDialogState.Outcome {
-    try screen.drawAll(state)
-    var decoderDeadline: ContinuousClock.Instant?
-    while true {
-      if let deadline, ContinuousClock.now >= deadline { return .timedOut }
-      let wake = [decoderDeadline, deadline].compactMap { $0 }.min()
-      let readiness = try terminal.waitForInput(or: relay, until: wake)
-      if readiness.contains(.signal) {
-        for signal in relay.pendingSignals() {
-          if signal.response == .die { try? screen.finish(state) }
-          let response = try relay.respond(
-            to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
-          screen.columns = terminal.columns
-          if response == .redraw || response == .resize { try screen.drawAll(state) }
-        }
+  /// The dialog on the terminal event loop: keys into ``ConfirmDialogState``,
+  /// the buttons or the whole dialog drawn again as it says.
+  struct Dialog: TerminalEventHandler {
+    var state: ConfirmDialogState
+    var screen: Screen
+    let deadline: ContinuousClock.Instant?
+
+    var wakeTime: ContinuousClock.Instant? { deadline }
+
+    var hangUpEnding: ConfirmDialogState.Outcome { .hungUp }
+
+    mutating func prepare(
+      at now: ContinuousClock.Instant, terminal: inout TerminalDevice
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmDialogState.Outcome> {
+      if let deadline, now >= deadline { return .end(.timedOut) }
+      return .proceed
+    }
+
+    mutating func handle(
+      _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+      decoder: inout KeyDecoder
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmDialogState.Outcome> {
+      if signal.response == .die { try? screen.finish(state) }
+      let response = try relay.respond(
+        to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
+      screen.columns = terminal.columns
+      if response == .redraw || response == .resize { try screen.drawAll(state) }
+      return .proceed
+    }
+
+    mutating func handle(
+      _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
+      terminal: inout TerminalDevice
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmDialogState.Outcome> {
+      switch state.handle(event) {
+      case .none: break
+      case .redrawButtons: try screen.drawButtons(state)
+      case .redrawAll: try screen.drawAll(state)
+      case .end(let outcome): return .end(outcome)
       }
-      if readiness.contains(.input) {
-        do {
-          if try terminal.read(into: &decoder) == .endOfFile { return .hungUp }
-        } catch {
-          guard error.code == .readFailed, error.errno == inputOutputError else { throw error }
-          return .hungUp
-        }
-      }
-      decoderDeadline = nil
-      decoding: while true {
-        switch try decoder.next(at: .now) {
-        case .needsInput:
-          break decoding
-        case .needsInputBefore(let instant):
-          decoderDeadline = instant
-          break decoding
-        case .event(let event):
-          switch state.handle(event) {
-          case .none: break
-          case .redrawButtons: try screen.drawButtons(state)
-          case .redrawAll: try screen.drawAll(state)
-          case .end(let outcome): return outcome
-          }
-        }
-      }
+      return .proceed
+    }
+
+    mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {
+      try screen.drawAll(state)
     }
   }
 

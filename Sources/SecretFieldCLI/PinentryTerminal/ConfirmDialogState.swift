@@ -1,5 +1,5 @@
-public import Pinentry
-public import SecretFieldTerminal
+package import Pinentry
+package import SecretFieldTerminal
 
 /// A confirmation or message on the terminal, without the terminal: its texts,
 /// its buttons, which one is selected, and what a key does.
@@ -12,9 +12,9 @@ public import SecretFieldTerminal
 /// draws the dialog again. Other keys change nothing.
 ///
 /// Pure: no I/O and no clock. ``ConfirmDialog`` runs it on a terminal.
-public struct ConfirmDialogState: Sendable, Hashable {
+package struct ConfirmDialogState: Sendable, Hashable {
   /// A button and the answer it gives.
-  public enum Button: Sendable, Hashable {
+  package enum Button: Sendable, Hashable {
     /// Confirms: `OK`.
     case ok
     /// Declines without cancelling (`SETNOTOK`): `ERR 83886194`.
@@ -24,15 +24,15 @@ public struct ConfirmDialogState: Sendable, Hashable {
   }
 
   /// A button as shown: what it answers and its label.
-  public struct Choice: Sendable, Hashable {
+  package struct Choice: Sendable, Hashable {
     /// What pressing it answers.
-    public var button: Button
+    package var button: Button
     /// Its label, cleaned of control characters.
-    public var label: String
+    package var label: String
   }
 
   /// How the dialog ended.
-  public enum Outcome: Sendable, Hashable {
+  package enum Outcome: Sendable, Hashable {
     /// OK was pressed.
     case ok
     /// The not-OK button was pressed.
@@ -48,7 +48,7 @@ public struct ConfirmDialogState: Sendable, Hashable {
   }
 
   /// What the dialog should do after a key.
-  public enum Reaction: Sendable, Hashable {
+  package enum Reaction: Sendable, Hashable {
     /// Nothing changed.
     case none
     /// The selection moved: draw the buttons again.
@@ -61,18 +61,18 @@ public struct ConfirmDialogState: Sendable, Hashable {
 
   /// The lines above the buttons: the error, the title, the description, each
   /// cleaned of control characters.
-  public let textLines: [String]
+  package let textLines: [String]
   /// The buttons and their labels, in order.
-  public let buttons: [Choice]
+  package let buttons: [Choice]
   /// The index of the selected button.
-  public private(set) var selected = 0
+  package private(set) var selected = 0
   /// The button Enter pressed, once it did.
-  public private(set) var pressed: Int?
+  package private(set) var pressed: Int?
   /// The dim line under the buttons that names the keys.
-  public let hint: String
+  package let hint: String
 
   /// The dialog for `request`, worded for a terminal of `locale`.
-  public init(request: ConfirmRequest, locale: TerminalLocale) {
+  package init(request: ConfirmRequest, locale: TerminalLocale) {
     var lines: [String] = []
     for text in [request.error, request.title, request.description].compactMap({ $0 }) {
       lines += text.split(separator: "\n", omittingEmptySubsequences: false).map {
@@ -100,10 +100,10 @@ public struct ConfirmDialogState: Sendable, Hashable {
   }
 
   /// The selected button.
-  public var selectedButton: Button { buttons[selected].button }
+  package var selectedButton: Button { buttons[selected].button }
 
   /// Applies one key.
-  public mutating func handle(_ event: KeyEvent) -> Reaction {
+  package mutating func handle(_ event: KeyEvent) -> Reaction {
     switch event {
     case .submit:
       pressed = selected
@@ -141,7 +141,7 @@ public struct ConfirmDialogState: Sendable, Hashable {
   /// `isActive`, the selected one in brackets and reverse video; once the
   /// dialog ended, the one pressed (if any) in brackets without it. Labels are
   /// shortened when they do not fit.
-  public func buttonLine(columns: Int, isActive: Bool = true) -> String {
+  package func buttonLine(columns: Int, isActive: Bool = true) -> String {
     let count = buttons.count
     // "[ label ]" and one space between buttons.
     let room = max(count, columns - 1 - count * 4 - (count - 1))
@@ -162,7 +162,7 @@ public struct ConfirmDialogState: Sendable, Hashable {
   }
 
   /// The hint, shortened to fit `columns - 1` columns.
-  public func hintLine(columns: Int) -> String {
+  package func hintLine(columns: Int) -> String {
     Self.truncated(hint, toColumns: max(1, columns - 1))
   }
 

@@ -1,5 +1,5 @@
 import Pinentry
-public import SecureMemory
+import SecureMemory
 import SecretFieldTerminal
 
 /// `pinentry-secretfield`: the Assuan session on standard input and output,
@@ -16,12 +16,12 @@ import SecretFieldTerminal
 /// `--debug`/`-d`, `--no-global-grab`/`-g`, `--parent-wid`/`-W` and
 /// `--colors`/`-c` are taken and ignored, so a client's arguments never stop
 /// the program. `--help` and `--version` print and exit.
-public enum PinentryProgram {
+enum PinentryProgram {
   /// The program's name.
-  public static let name = "pinentry-secretfield"
+  static let name = "pinentry-secretfield"
 
   /// The text of `pinentry-secretfield --help`.
-  public static var help: String {
+  static var help: String {
     """
     Usage: pinentry-secretfield [OPTIONS]
 
@@ -68,7 +68,7 @@ public enum PinentryProgram {
   /// - Returns: 0 when the client said `BYE`, closed the connection, or the
   ///   user cancelled fully; 1 when the connection failed (the reason on
   ///   standard error); 2 for an argument it cannot use.
-  public static func run(_ arguments: [String], hardening: HardeningReport? = nil) -> ExitStatus {
+  static func run(_ arguments: [String], hardening: HardeningReport? = nil) -> ExitStatus {
     var settings = PinentrySettings()
     var index = 0
     while index < arguments.count {
@@ -107,7 +107,8 @@ public enum PinentryProgram {
     for signal in System.jobControlAndPipeSignals { System.ignore(signal) }
     do {
       var session = try PinentrySession(
-        input: 0, output: 1, interface: TerminalPinentry(clientOutput: 1), flavor: "secretfield")
+        input: 0, output: 1, interface: TerminalPinentry(clientOutput: 1), flavor: "secretfield",
+        storage: ToolMemory.storage)
       session.settings = settings
       _ = try session.run()
       return .success

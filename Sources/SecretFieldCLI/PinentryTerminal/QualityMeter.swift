@@ -6,16 +6,16 @@
 /// estimate's magnitude; a negative estimate (the agent's constraints are not
 /// met) shows its minus sign: `-30%`. No estimate (the client gave none) draws
 /// an empty bar and `?`.
-public struct QualityMeter: Sendable, Hashable {
+package struct QualityMeter: Sendable, Hashable {
   /// The text before the bar (`SETQUALITYBAR`'s).
-  public var label: String
+  package var label: String
   /// Draw with block characters rather than ASCII.
-  public var isUTF8: Bool
+  package var isUTF8: Bool
   /// How many cells the bar has.
-  public var cells: Int
+  package var cells: Int
 
   /// A meter labelled `label`, 20 cells wide.
-  public init(label: String, isUTF8: Bool, cells: Int = 20) {
+  package init(label: String, isUTF8: Bool, cells: Int = 20) {
     precondition(cells > 0, "QualityMeter: the bar needs at least one cell")
     self.label = label
     self.isUTF8 = isUTF8
@@ -25,7 +25,7 @@ public struct QualityMeter: Sendable, Hashable {
   /// The line for `score`, clamped to -100...100; nil for no estimate.
   ///
   /// - Complexity: O(``cells``).
-  public func line(score: Int?) -> String {
+  package func line(score: Int?) -> String {
     let filledGlyph = isUTF8 ? "\u{2588}" : "#"
     let emptyGlyph = isUTF8 ? "\u{2591}" : "-"
     guard let score else {

@@ -1,5 +1,5 @@
-public import Pinentry
-public import SecretFieldTerminal
+package import Pinentry
+package import SecretFieldTerminal
 
 extension TerminalPinentry {
   /// The prompt's configuration for one `GETPIN` entry: what `request` says to
@@ -17,10 +17,11 @@ extension TerminalPinentry {
   /// - ^Z does not stop anything (see ``TerminalPinentry``).
   ///
   /// Pure: reads nothing but its arguments.
-  public static func promptConfiguration(
+  package static func promptConfiguration(
     for request: PinRequest, terminalPath: String, locale: TerminalLocale
   ) -> PromptConfiguration {
     var configuration = PromptConfiguration(prompt: request.prompt)
+    configuration.storage = ToolMemory.storage
     // The repetition follows the entry right above it: its texts are on the
     // screen already.
     let above =

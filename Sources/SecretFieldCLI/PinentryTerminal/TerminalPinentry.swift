@@ -1,6 +1,6 @@
-public import Pinentry
+package import Pinentry
 import SecretField
-public import SecretFieldTerminal
+package import SecretFieldTerminal
 import SecureMemory
 
 /// The terminal user interface of `pinentry-secretfield`: asks for passphrases
@@ -32,22 +32,22 @@ import SecureMemory
 ///   (about 0.1 ms) and a thread for the watch (for `GETPIN`, started once the
 ///   prompt is drawn); with a quality bar, one round
 ///   trip to the client per edit, while keys wait in the terminal.
-public struct TerminalPinentry: PinentryInterface {
+package struct TerminalPinentry: PinentryInterface {
   /// The descriptor the answers go out on, watched while the user is asked:
   /// when nobody reads it any more (the client is gone), asking is pointless.
   /// nil watches nothing.
-  public var clientOutput: Int32?
+  package var clientOutput: Int32?
   /// Look for a recorder of the terminal's session when asking for a
   /// passphrase (``SecretFieldTerminal/PromptConfiguration/detectsRecording``):
   /// through the terminal's session leader, since the pinentry's own parent is
   /// gpg-agent, whose environment says nothing of the terminal.
-  public var detectsRecording: Bool
+  package var detectsRecording: Bool
   /// The locale when the client named none (`OPTION lc-ctype`); nil reads it
   /// from the environment.
-  public var fallbackLocale: TerminalLocale?
+  package var fallbackLocale: TerminalLocale?
 
   /// An interface that watches `clientOutput` for the client's going away.
-  public init(
+  package init(
     clientOutput: Int32? = 1, detectsRecording: Bool = true, fallbackLocale: TerminalLocale? = nil
   ) {
     self.clientOutput = clientOutput
@@ -61,7 +61,7 @@ public struct TerminalPinentry: PinentryInterface {
   /// `INQUIRE QUALITY` (through a secure scratch buffer, wiped after each
   /// inquiry and freed when the prompt ends) and draws the answer; an empty
   /// field is not sent and draws an empty bar.
-  public mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+  package mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
     let path = request.environment.ttyName ?? TerminalDevice.controllingTerminalPath
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
     var configuration = Self.promptConfiguration(for: request, terminalPath: path, locale: locale)
@@ -105,7 +105,7 @@ public struct TerminalPinentry: PinentryInterface {
   }
 
   /// Asks the user to confirm, or shows a message, on the terminal.
-  public mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
+  package mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
     let path = request.environment.ttyName ?? TerminalDevice.controllingTerminalPath
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
     let watch = HangUpWatch(descriptor: clientOutput)
@@ -171,7 +171,7 @@ final class QualityScratch {
   static let capacity = PassphraseQuality.maximumPassphraseCount + 4
 
   init() throws(SecureMemoryError) {
-    buffer = try SecureBuffer(capacity: Self.capacity)
+    buffer = try SecureBuffer(capacity: Self.capacity, storage: ToolMemory.storage)
   }
 
   /// The quality line for `field`: the client's estimate drawn by `meter`, or

@@ -1,4 +1,4 @@
-public import SecureMemory
+package import SecureMemory
 
 /// A command of a tool (`secretfield prompt`): its name and help, its
 /// arguments parsed into a value, and a run that returns an exit status.
@@ -6,7 +6,7 @@ public import SecureMemory
 /// Commands never call `exit`: the executable does, with the status ``run(in:)``
 /// returns. `--help` and `--version` are answered by ``SecretFieldTool`` before
 /// a command is made, for every command.
-public protocol Command: Sendable {
+package protocol Command: Sendable {
   /// The word after the tool's name.
   static var name: String { get }
   /// One line for the tool's list of commands.
@@ -29,7 +29,7 @@ extension Command {
   ///
   /// - Parameter hardening: what the process's hardening achieved; a warning
   ///   is printed before running when it is incomplete.
-  public static func parseAndRun(
+  package static func parseAndRun(
     _ arguments: [String], context: CommandContext, hardening: HardeningReport?
   ) -> ExitStatus {
     let command: Self

@@ -12,26 +12,26 @@
 ///
 /// A fatal signal (INT, TERM, HUP...) is not a status: the prompt restores the
 /// terminal and the process dies by the same signal, so the shell sees it.
-public struct ExitStatus: Sendable, Hashable, CustomStringConvertible {
+package struct ExitStatus: Sendable, Hashable, CustomStringConvertible {
   /// The number the process exits with.
-  public let code: Int32
+  package let code: Int32
 
   /// A status of `code`.
-  public init(code: Int32) { self.code = code }
+  package init(code: Int32) { self.code = code }
 
   /// 0: done.
-  public static let success = ExitStatus(code: 0)
+  package static let success = ExitStatus(code: 0)
   /// 1: the user cancelled, or the command failed without a status of its own.
-  public static let cancelled = ExitStatus(code: 1)
+  package static let cancelled = ExitStatus(code: 1)
   /// 2: the command line (or a hash given on it) is wrong.
-  public static let usageError = ExitStatus(code: 2)
+  package static let usageError = ExitStatus(code: 2)
   /// 3: no terminal to prompt on, or standard output is one.
-  public static let noTerminal = ExitStatus(code: 3)
+  package static let noTerminal = ExitStatus(code: 3)
   /// 4: no match.
-  public static let mismatch = ExitStatus(code: 4)
+  package static let mismatch = ExitStatus(code: 4)
   /// 124: the timeout ran out, as `timeout(1)` reports it.
-  public static let timedOut = ExitStatus(code: 124)
+  package static let timedOut = ExitStatus(code: 124)
 
   /// The number, as in `124`.
-  public var description: String { String(code) }
+  package var description: String { String(code) }
 }

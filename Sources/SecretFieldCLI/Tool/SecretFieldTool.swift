@@ -1,22 +1,24 @@
-public import SecureMemory
+import SecureMemory
 
 /// The `secretfield` tool: finds the command, answers `--help` and
 /// `--version`, runs the command and returns its exit status.
 ///
 /// The executable is a few lines: harden the process, call ``run(_:context:hardening:)``,
 /// exit with its status.
-public enum SecretFieldTool {
+enum SecretFieldTool {
   /// The tool's name.
-  public static let name = "secretfield"
+  static let name = "secretfield"
   /// The package's version.
-  public static let version = "0.1.0"
+  static let version = "0.1.0"
   /// The commands, in the order `--help` lists them.
-  public static let commands: [any Command.Type] = [
+  static let commands: [any Command.Type] = [
     PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
+    ForgetCommand.self,
+    DoctorCommand.self,
   ]
 
   /// The text of `secretfield --help`.
-  public static var overview: String {
+  static var overview: String {
     let width = commands.map { $0.name.count }.max() ?? 0
     let list = commands.map {
       "  \($0.name)" + String(repeating: " ", count: width - $0.name.count + 3) + $0.summary
@@ -45,7 +47,7 @@ public enum SecretFieldTool {
   ///   - hardening: what ``SecureMemory/ProcessHardening/apply()`` achieved,
   ///     for a warning when it is incomplete.
   /// - Returns: the status to exit with.
-  public static func run(
+  static func run(
     _ arguments: [String], context: CommandContext = CommandContext(),
     hardening: HardeningReport? = nil
   ) -> ExitStatus {
@@ -98,7 +100,7 @@ public enum SecretFieldTool {
   }
 
   /// Ends the process with `status` (`exit(3)`): for the executable's last line.
-  public static func exit(_ status: ExitStatus) -> Never {
+  static func exit(_ status: ExitStatus) -> Never {
     System.exit(status.code)
   }
 }

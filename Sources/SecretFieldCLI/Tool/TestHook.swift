@@ -1,7 +1,21 @@
-/// Hooks for the package's own tests, and nothing else.
-public enum TestHook {
+/// The one test seam in the shipped binaries.
+///
+/// It is compiled into the release executables on purpose: the residue tests
+/// scan the memory of the very `secretfield` and `secretfield-askpass` a user
+/// runs, stopped after the command wrote the secret and before exit, and a
+/// binary built differently for the tests would prove nothing about the
+/// shipped one. It opens nothing: it only stops the process, which whoever can
+/// set its environment can do with a signal anyway, and reading the stopped
+/// process's memory still takes root with `CAP_SYS_PTRACE` once it is hardened.
+package enum TestHook {
   /// The variable that asks for ``stopBeforeExitIfAsked()``.
-  public static let stopBeforeExitVariable = "SECRETFIELD_TEST_STOP_BEFORE_EXIT"
+  package static let stopBeforeExitVariable = "SECRETFIELD_TEST_STOP_BEFORE_EXIT"
+  /// The variable that makes the tools keep their secrets in sodium memory
+  /// instead of secret memory: the control of the residue tests, which must
+  /// show that a scan from outside finds what secret memory hides. It can only
+  /// weaken a tool to what the library gives by default, and whoever sets a
+  /// tool's environment can already load code into it (`LD_PRELOAD`).
+  package static let sodiumMemoryVariable = "SECRETFIELD_TEST_SODIUM_MEMORY"
 
   /// For tests only: when `SECRETFIELD_TEST_STOP_BEFORE_EXIT` is set, stops
   /// the process (`SIGSTOP`) once the command is done and before it exits, so
@@ -11,7 +25,7 @@ public enum TestHook {
   /// variable can stop the process with a signal.
   ///
   /// - Complexity: one `getenv`; one `raise` when set.
-  public static func stopBeforeExitIfAsked() {
+  package static func stopBeforeExitIfAsked() {
     guard System.environmentValue(stopBeforeExitVariable) != nil else { return }
     System.stopThisProcess()
   }

@@ -2,9 +2,9 @@
 ///
 /// Compare by ``code``; show ``description``. A command that throws one exits
 /// with ``ExitStatus/usageError`` after printing it and where to find help.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What is wrong with the command line. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
+  package struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case unknownCommand, missingCommand, unknownOption, missingValue, unexpectedValue
       case invalidValue, unexpectedArgument, missingArgument, conflictingOptions
@@ -14,37 +14,37 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     private init(_ value: Value) { self.value = value }
 
     /// No command of that name.
-    public static let unknownCommand = Code(.unknownCommand)
+    package static let unknownCommand = Code(.unknownCommand)
     /// No command given.
-    public static let missingCommand = Code(.missingCommand)
+    package static let missingCommand = Code(.missingCommand)
     /// An option the command does not have.
-    public static let unknownOption = Code(.unknownOption)
+    package static let unknownOption = Code(.unknownOption)
     /// An option that takes a value came last, without one.
-    public static let missingValue = Code(.missingValue)
+    package static let missingValue = Code(.missingValue)
     /// A flag was given a value (`--confirm=yes`).
-    public static let unexpectedValue = Code(.unexpectedValue)
+    package static let unexpectedValue = Code(.unexpectedValue)
     /// An option's value is not what it takes.
-    public static let invalidValue = Code(.invalidValue)
+    package static let invalidValue = Code(.invalidValue)
     /// More arguments than the command takes.
-    public static let unexpectedArgument = Code(.unexpectedArgument)
+    package static let unexpectedArgument = Code(.unexpectedArgument)
     /// An argument the command needs is missing.
-    public static let missingArgument = Code(.missingArgument)
+    package static let missingArgument = Code(.missingArgument)
     /// Two options that cannot go together.
-    public static let conflictingOptions = Code(.conflictingOptions)
+    package static let conflictingOptions = Code(.conflictingOptions)
     /// A password hash that cannot be read.
-    public static let malformedHash = Code(.malformedHash)
+    package static let malformedHash = Code(.malformedHash)
 
     /// The code's name, as in `unknownOption`.
-    public var description: String { value.rawValue }
+    package var description: String { value.rawValue }
   }
 
   /// What is wrong.
-  public let code: Code
+  package let code: Code
   /// A sentence that says what is wrong and what to do instead.
-  public let description: String
+  package let description: String
 
   /// An error of `code` with `description`.
-  public init(_ code: Code, _ description: String) {
+  package init(_ code: Code, _ description: String) {
     self.code = code
     self.description = description
   }

@@ -33,7 +33,7 @@ public enum ChildProcess {
   /// standard error, starts with no signal blocked and `SIGPIPE` at its
   /// default action. A child that stops reading before it has everything makes
   /// the write fail with `EPIPE`, which is an error here, never a `SIGPIPE`
-  /// that ends this process (see ``SecureMemory/SecureBuffer/write(to:range:)``).
+  /// that ends this process (see `SecureBuffer/write(to:range:)`).
   /// A secret longer than the pipe's buffer (64 KiB) is written while the child
   /// reads; one that fits never waits for it.
   ///

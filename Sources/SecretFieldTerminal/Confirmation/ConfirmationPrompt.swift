@@ -38,7 +38,7 @@ public struct ConfirmationPrompt: Sendable {
   /// Asks on ``terminalPath`` until the user answers, the timeout runs out, or
   /// the terminal goes away.
   ///
-  /// - Throws: ``PromptError``, as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:)``:
+  /// - Throws: ``PromptError``, as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:)``:
   ///   `noTerminal` or `notATerminal` when there is no terminal to ask on,
   ///   others when the terminal fails meanwhile. The terminal is restored
   ///   before it throws. A fatal signal does not return: the process dies by
@@ -101,100 +101,111 @@ public struct ConfirmationPrompt: Sendable {
     }
   }
 
-  /// The loop: one `poll` on the terminal and the signal relay, until an answer.
+  /// Draws the question and runs ``Asking`` on the terminal event loop.
   private func ask(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder
   ) throws(PromptError) -> ConfirmationAnswer {
-    let deadline = timeout.map { ContinuousClock.now + $0 }
-    var decoderDeadline: ContinuousClock.Instant?
+    var asking = Asking(
+      screenText: screenText, yesWord: yesWord, noWord: noWord,
+      deadline: timeout.map { ContinuousClock.now + $0 })
+    try terminal.write(asking.screenText)
+    return try TerminalEventLoop.run(&asking, terminal: &terminal, relay: relay, decoder: &decoder)
+  }
+}
+
+extension ConfirmationPrompt {
+  /// The question on the terminal event loop: one key answers; stops, `bg`
+  /// and `fg` ask again.
+  struct Asking: TerminalEventHandler {
+    let screenText: String
+    let yesWord: String
+    let noWord: String
+    let deadline: ContinuousClock.Instant?
     var isWaitingForForeground = false
     var hasStoppedJobForForeground = false
     var askedAgainAfterOwnStop = false
-    try terminal.write(screenText)
-    while true {
-      if let deadline, ContinuousClock.now >= deadline {
+
+    var wakeTime: ContinuousClock.Instant? {
+      let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
+      return TerminalEventLoop.earliest(deadline, foregroundCheck)
+    }
+
+    var hangUpEnding: ConfirmationAnswer { .hungUp }
+
+    mutating func prepare(
+      at now: ContinuousClock.Instant, terminal: inout TerminalDevice
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+      if let deadline, now >= deadline {
         try terminal.write(ControlSequence.newline)
-        return .timedOut
+        return .end(.timedOut)
       }
       if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
         isWaitingForForeground = false
         hasStoppedJobForForeground = false
         try terminal.write(screenText)
       }
-      let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
-      let wake = [decoderDeadline, deadline, foregroundCheck].compactMap { $0 }.min()
-      let readiness = try terminal.waitForInput(or: relay, until: wake)
-      if readiness.contains(.signal) {
-        for signal in relay.pendingSignals() {
-          if signal.response == .die || signal.response == .stop {
-            // The shell's prompt, or the next program's output, on a fresh line.
-            try? terminal.write(ControlSequence.newline)
-          }
-          let outcome = try relay.respond(
-            to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
-          if outcome == .waitForForeground && !hasStoppedJobForForeground {
-            // Continued with `bg`: stop the job so that `fg` continues it, as
-            // the password prompt does.
-            Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
-            hasStoppedJobForForeground = true
-          }
-          isWaitingForForeground = outcome == .waitForForeground
-          switch (signal.response, outcome) {
-          case (.stop, .redraw):
-            try terminal.write(screenText)
-            askedAgainAfterOwnStop = true
-          case (.resume, .redraw):
-            // After a stop it could not see (SIGSTOP), ask again below.
-            if !askedAgainAfterOwnStop {
-              try terminal.write(ControlSequence.newline + screenText)
-            }
-            askedAgainAfterOwnStop = false
-          default:
-            break
-          }
-        }
-      }
-      if readiness.contains(.input) {
-        do {
-          if try terminal.read(into: &decoder) == .endOfFile { return .hungUp }
-        } catch {
-          guard error.code == .readFailed, error.errno == PromptLoop.inputOutputError else {
-            throw error
-          }
-          return .hungUp
-        }
-      }
-      decoderDeadline = nil
-      decoding: while true {
-        switch try decoder.next(at: .now) {
-        case .needsInput:
-          break decoding
-        case .needsInputBefore(let instant):
-          decoderDeadline = instant
-          break decoding
-        case .event(let event):
-          if event == .suspend {
-            // The relay catches it at the next wait and stops properly.
-            Platform.signalProcessGroup(TerminalSignal.terminalStop.number)
-            continue
-          }
-          if event == .redraw {
-            try terminal.write(ControlSequence.newline + screenText)
-            continue
-          }
-          if case .focusIn = event { continue }
-          if case .focusOut = event { continue }
-          if case .capsLock = event { continue }
-          let answer = decoder.withPayload { Self.answer(to: event, text: $0) }
-          guard let answer else {
-            try terminal.write(ControlSequence.bell)
-            continue
-          }
-          let word = answer == .yes ? yesWord : noWord
-          try terminal.write(DisplayText.sanitized(word) + ControlSequence.newline)
-          return answer
-        }
-      }
+      return .proceed
     }
+
+    mutating func handle(
+      _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+      decoder: inout KeyDecoder
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+      if signal.response == .die || signal.response == .stop {
+        // The shell's prompt, or the next program's output, on a fresh line.
+        try? terminal.write(ControlSequence.newline)
+      }
+      let outcome = try relay.respond(
+        to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
+      if outcome == .waitForForeground && !hasStoppedJobForForeground {
+        // Continued with `bg`: stop the job so that `fg` continues it, as
+        // the password prompt does.
+        Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
+        hasStoppedJobForForeground = true
+      }
+      isWaitingForForeground = outcome == .waitForForeground
+      switch (signal.response, outcome) {
+      case (.stop, .redraw):
+        try terminal.write(screenText)
+        askedAgainAfterOwnStop = true
+      case (.resume, .redraw):
+        // After a stop it could not see (SIGSTOP), ask again below.
+        if !askedAgainAfterOwnStop {
+          try terminal.write(ControlSequence.newline + screenText)
+        }
+        askedAgainAfterOwnStop = false
+      default:
+        break
+      }
+      return .proceed
+    }
+
+    mutating func handle(
+      _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
+      terminal: inout TerminalDevice
+    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+      if event == .suspend {
+        // The relay catches it at the next wait and stops properly.
+        Platform.signalProcessGroup(TerminalSignal.terminalStop.number)
+        return .proceed
+      }
+      if event == .redraw {
+        try terminal.write(ControlSequence.newline + screenText)
+        return .proceed
+      }
+      if case .focusIn = event { return .proceed }
+      if case .focusOut = event { return .proceed }
+      if case .capsLock = event { return .proceed }
+      guard let answer = ConfirmationPrompt.answer(to: event, text: payload) else {
+        try terminal.write(ControlSequence.bell)
+        return .proceed
+      }
+      let word = answer == .yes ? yesWord : noWord
+      try terminal.write(DisplayText.sanitized(word) + ControlSequence.newline)
+      return .end(answer)
+    }
+
+    /// Drawing happens as each event is handled.
+    mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {}
   }
 }

@@ -5,16 +5,23 @@ extension KeyDecoder {
   /// covers every local that held a secret byte.
   @inline(never)
   mutating func decodeNext(at now: ContinuousClock.Instant) throws(PromptError) -> Step {
-    if payloadDelivered {
-      payload.removeAll()
-      payloadDelivered = false
+    // The last event's payload is wiped before anything else is added to it,
+    // or on the way out; plain text overwrites it in the window that copies the
+    // new text (one protection pair for both instead of one each).
+    var payloadIsStale = payloadDelivered
+    payloadDelivered = false
+    func wipeStalePayload() {
+      if payloadIsStale { payload.removeAll() }
+      payloadIsStale = false
     }
+    defer { wipeStalePayload() }
     if let event = queued {
       queued = nil
       return deliver(event)
     }
     while true {
       if isInPaste {
+        wipeStalePayload()
         guard let event = try continuePaste() else {
           pendingSince = nil
           return .needsInput
@@ -32,7 +39,8 @@ extension KeyDecoder {
         continue
       }
       let limit = configuration.maximumSequenceCount
-      let token = input.withUnsafeBytes { SequenceScanner.scan($0, maximumSequenceCount: limit) }
+      let token = try Self.scan(
+        input, limit: limit, movingTextTo: &payload, replacingPayload: payloadIsStale)
       if case .incomplete(let kind) = token {
         return waitOrGiveUp(kind, at: now)
       }
@@ -52,7 +60,8 @@ extension KeyDecoder {
         if isRelease { continue }
         return reportingCapsLock(modifiers: modifiers, then: event)
       case .text(let length):
-        try Self.move(length, from: input, to: &payload)
+        // `scan` copied the text into the payload, over the stale one.
+        payloadIsStale = false
         consume(length)
         return deliver(.text)
       case .pasteStart(let length):
@@ -61,6 +70,7 @@ extension KeyDecoder {
         isInPaste = true
         pasteOverflowed = false
       case .kittyKey(let key, let length):
+        wipeStalePayload()
         if key.eventType == 3 {
           consume(length)
           continue
@@ -106,6 +116,32 @@ extension KeyDecoder {
   /// frees.
   private mutating func consume(_ count: Int) {
     input.removeSubrange(0..<count)
+  }
+
+  /// Scans the front of the input and, when it is text, copies the text into the
+  /// payload in the same read window on the input: at the end, or over the whole
+  /// stale payload when `replacingPayload` (the tail the new text does not cover
+  /// is zeroed by `replaceSubrange`).
+  ///
+  /// - Complexity: one protection pair on the input, and one on the payload for
+  ///   text.
+  static func scan(
+    _ input: borrowing SecureBuffer, limit: Int, movingTextTo payload: inout SecureBuffer,
+    replacingPayload: Bool
+  ) throws(PromptError) -> InputToken {
+    do {
+      return try input.withUnsafeBytes { bytes throws(SecureMemoryError) in
+        let token = SequenceScanner.scan(bytes, maximumSequenceCount: limit)
+        if case .text(let length) = token {
+          let text = UnsafeRawBufferPointer(rebasing: bytes[0..<length])
+          try payload.replaceSubrange(
+            replacingPayload ? 0..<payload.count : payload.count..<payload.count, with: text)
+        }
+        return token
+      }
+    } catch {
+      throw .secureMemory(error)
+    }
   }
 
   /// Copies the first `count` input bytes to the end of the payload, through

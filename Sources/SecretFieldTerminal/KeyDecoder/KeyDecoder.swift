@@ -31,6 +31,9 @@ public struct KeyDecoder: ~Copyable {
     /// A longer one is taken as unknown at once and the rest of it, however
     /// long, is consumed to its end without being kept.
     public var maximumSequenceCount: Int = 4 * 1024
+    /// Which memory the decoder's buffers (the terminal's bytes, a text or
+    /// paste) are in: sodium memory by default (see `SecureStorage`).
+    public var storage: SecureStorage = .sodium
 
     /// The defaults.
     public init() {}
@@ -84,14 +87,16 @@ public struct KeyDecoder: ~Copyable {
   ///   cannot be had (the message says why: usually the locked memory limit).
   public init(configuration: Configuration = Configuration()) throws(PromptError) {
     self.configuration = configuration
-    let input = try Self.makeBuffer()
-    let payload = try Self.makeBuffer()
+    let input = try Self.makeBuffer(storage: configuration.storage)
+    let payload = try Self.makeBuffer(storage: configuration.storage)
     self.input = input
     self.payload = payload
   }
 
-  private static func makeBuffer() throws(PromptError) -> SecureBuffer {
-    do { return try SecureBuffer(capacity: 256) } catch { throw .secureMemory(error) }
+  private static func makeBuffer(storage: SecureStorage) throws(PromptError) -> SecureBuffer {
+    do { return try SecureBuffer(capacity: 256, storage: storage) } catch {
+      throw .secureMemory(error)
+    }
   }
 
   /// Lends the input buffer to `body` to append what the terminal sent, as in

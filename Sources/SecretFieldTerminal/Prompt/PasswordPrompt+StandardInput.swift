@@ -1,11 +1,11 @@
-import SecureMemory
+public import SecureMemory
 
 extension PasswordPrompt {
   /// Reads one line from `descriptor` (standard input by default) straight into
   /// secure memory, for scripts that have no terminal: no prompt, no editing.
   ///
   /// A terminal is refused before anything is read: it would echo the password
-  /// as it is typed. Ask on it with ``run(annotatingEdits:afterFirstDraw:)``.
+  /// as it is typed. Ask on it with ``run(annotatingEdits:afterFirstDraw:withdrawal:)``.
   ///
   /// Reads one byte per `read(2)` (`SecureBuffer.read(from:maximumCount:timeout:)`),
   /// so nothing after the line is taken from a pipe or file that another
@@ -17,6 +17,8 @@ extension PasswordPrompt {
   ///   - maximumCount: the most bytes the line may have (8 KiB, the field's
   ///     limit, by default).
   ///   - timeout: how long the whole line may take; nil waits without limit.
+  ///   - storage: which memory holds the line; sodium memory by default (see
+  ///     `SecureStorage`).
   /// - Returns: ``PromptResult/submitted(_:)`` with the line (possibly empty),
   ///   ``PromptResult/cancelled(_:)`` with ``PromptCancellation/endOfInput``
   ///   when the input ends before any byte, ``PromptResult/timedOut``.
@@ -26,12 +28,15 @@ extension PasswordPrompt {
   ///   wiped.
   /// - Complexity: one `poll`, one `read` and two `mprotect` pairs per byte.
   public static func readLine(
-    from descriptor: Int32 = 0, maximumCount: Int = 8 * 1024, timeout: Duration? = nil
+    from descriptor: Int32 = 0, maximumCount: Int = 8 * 1024, timeout: Duration? = nil,
+    storage: SecureStorage = .sodium
   ) throws(PromptError) -> PromptResult {
     if Platform.isTerminal(descriptor) { throw .inputIsTerminal(descriptor: descriptor) }
     let deadline = timeout.map { ContinuousClock.now + $0 }
     var line: SecureBuffer
-    do { line = try SecureBuffer(capacity: 256) } catch { throw .secureMemory(error) }
+    do { line = try SecureBuffer(capacity: 256, storage: storage) } catch {
+      throw .secureMemory(error)
+    }
     defer { wipeStack(byteCount: 1024) }
     while true {
       let left = deadline.map { max(.zero, $0 - .now) }

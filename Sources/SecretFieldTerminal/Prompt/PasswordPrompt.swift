@@ -6,7 +6,7 @@ import SecureMemory
 ///
 /// The data path: bytes from the terminal are read straight into the
 /// ``KeyDecoder``'s secure memory; its events become edits on a
-/// ``SecretField/SecretFieldState`` (``PromptEditor``); the field renders a
+/// `SecretFieldState` (``PromptEditor``); the field renders a
 /// masked line, which ``PromptRenderer`` turns into screen operations; the
 /// operations go to the terminal, revealed text from secure memory straight to
 /// `write(2)`. The password is never in ordinary memory.
@@ -58,7 +58,7 @@ public struct PasswordPrompt: Sendable {
   ///
   /// - Parameter annotate: called with the field after each edit; the line it
   ///   returns is shown under the field (a pinentry's quality bar), nil for
-  ///   none. It may read the field with ``SecretField/SecretFieldState/withSecret(_:)``.
+  ///   none. It may read the field with `SecretFieldState/withSecret(_:)`.
   /// - Parameter afterFirstDraw: called once, when the prompt is first on the
   ///   screen and the relay catches signals: work that no key needs before it
   ///   (a pinentry's watch on its client) costs the user no wait for the prompt.
@@ -85,6 +85,7 @@ public struct PasswordPrompt: Sendable {
     var decoderConfiguration = KeyDecoder.Configuration()
     decoderConfiguration.escapeTimeout = configuration.escapeTimeout
     decoderConfiguration.maximumPasteCount = configuration.fieldLimits.maxBytes
+    decoderConfiguration.storage = configuration.storage
     var decoder = try KeyDecoder(configuration: decoderConfiguration)
     var loop = try PromptLoop(
       configuration: configuration, locale: locale, terminal: terminal,
@@ -105,9 +106,11 @@ public struct PasswordPrompt: Sendable {
       throw error
     }
     // A failure here leaves at worst a late reply unread: the result stands.
-    try? loop.awaitHandshakeReplies(terminal: terminal, relay: relay, decoder: &decoder)
+    let fatal = try? loop.awaitHandshakeReplies(
+      terminal: &terminal, relay: relay, decoder: &decoder)
     decoder.reset()
     terminal.restoreModes()
+    if let fatal { Self.die(by: fatal, relay: relay) }
     Self.dieOfLateSignal(relay)
     return result
   }
@@ -133,6 +136,13 @@ public struct PasswordPrompt: Sendable {
     dieOfLateSignal(relay)
     // Still in the background (an orphaned group discards the stop): give up.
     try terminal.enterRawMode(features: features)
+  }
+
+  /// Dies by `signal` (a fatal one the loop saw last), through a borrowed
+  /// relay: no noncopyable value of the caller's is alive at the call that
+  /// never returns.
+  static func die(by signal: TerminalSignal?, relay: borrowing SignalRelay) {
+    if let signal { relay.dieBy(signal) }
   }
 
   /// A fatal signal that came while the modes were restored still ends the

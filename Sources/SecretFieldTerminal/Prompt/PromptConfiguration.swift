@@ -1,4 +1,5 @@
 public import SecretField
+public import SecureMemory
 
 /// What a ``PasswordPrompt`` asks, how it shows the typing, and what it
 /// requires before it takes the answer.
@@ -109,6 +110,12 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// The locale that decides the mask glyph and the hint's separator; nil reads
   /// it from the environment when the prompt starts.
   public var locale: TerminalLocale?
+  /// Which memory holds the password and every byte of it on the way (the
+  /// field, the key decoder's buffers, the copy the prompt returns). Sodium
+  /// memory by default, which lets the machine hibernate; a short-lived tool
+  /// asks for `.strongestAvailable`, so that not even root can read the
+  /// password while the prompt is open (see `SecureStorage`).
+  public var storage: SecureStorage
 
   /// A configuration with `prompt` and the defaults for everything else.
   public init(prompt: String = "Password:") {
@@ -134,6 +141,7 @@ public struct PromptConfiguration: Sendable, Hashable {
     terminalReplyTimeout = .milliseconds(200)
     terminalPath = TerminalDevice.controllingTerminalPath
     locale = nil
+    storage = .sodium
   }
 
   /// True when Tab reveals: reveal allowed and the typing masked, not silent.

@@ -2,7 +2,7 @@ public import SecretField
 import SecureMemory
 
 /// The prompt's state machine, without a terminal: it takes decoded key events,
-/// applies them to a ``SecretField/SecretFieldState``, and says what the loop
+/// applies them to a `SecretFieldState`, and says what the loop
 /// should do next (submit, cancel, ring the bell, redraw).
 ///
 /// Pure: no I/O and no clock (time comes with each event), so tests feed it
@@ -72,7 +72,8 @@ public struct PromptEditor: ~Copyable {
     do {
       field = try SecretFieldState(
         policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
-        obfuscationMode: configuration.obfuscationMode, maskGlyph: glyph)
+        obfuscationMode: configuration.obfuscationMode, maskGlyph: glyph,
+        storage: configuration.storage)
     } catch {
       throw .secureMemory(error)
     }

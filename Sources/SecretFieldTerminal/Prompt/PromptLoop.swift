@@ -1,8 +1,8 @@
 import SecretField
 import SecureMemory
 
-/// The main loop of a ``PasswordPrompt``: one `poll` on the terminal and the
-/// signal relay, key events into the editor, frames out to the screen.
+/// A ``PasswordPrompt`` on the ``TerminalEventLoop``: key events into the
+/// editor, frames out to the screen, entries and confirmation around them.
 ///
 /// Holds everything but the terminal, the relay and the decoder, which the
 /// loop's functions take as separate arguments: a signal's wipe closure then
@@ -42,10 +42,12 @@ struct PromptLoop: ~Copyable {
   /// decides whether Tab may reveal, which no key can ask before it is done.
   var looksForRecorderAfterFirstDraw = false
   /// The caller's work once the prompt is on the screen (see
-  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:)``); called once.
+  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:)``); called once.
   var afterFirstDraw: (() -> Void)?
   /// How the caller may take the question back while it is asked.
   var withdrawal: PromptWithdrawal?
+  /// The caller's annotation of each edit, for the entry being run.
+  var annotate: ((borrowing SecretFieldState) -> String?)?
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -130,64 +132,8 @@ struct PromptLoop: ~Copyable {
       let detection = terminal.detectRecording()
       if detection.isCaptured { editor.setCaptured(true, reason: detection.reason) }
     }
-    var decoderDeadline: ContinuousClock.Instant?
-    while true {
-      if let deadline, ContinuousClock.now >= deadline {
-        try finish()
-        return .timedOut
-      }
-      if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
-        isWaitingForForeground = false
-        hasStoppedJobForForeground = false
-        try askAgainAfterStop(terminal: terminal)
-        renderer.startOnFreshLine()
-        try draw(annotate: annotate)
-      }
-      // In the background still (the stop was discarded, or `bg` again): look
-      // for the terminal's return now and then.
-      let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
-      let wake = [
-        decoderDeadline, deadline, revealEndsAt, foregroundCheck, handshake.deadline,
-        withdrawal?.deadline,
-      ].compactMap { $0 }.min()
-      let readiness = try terminal.waitForInput(
-        or: relay, watching: withdrawal?.descriptor, until: wake)
-      handshake.expire(at: .now)
-      if let withdrawal, isWithdrawn(withdrawal, readiness: readiness) {
-        try finish()
-        return .withdrawn
-      }
-      if readiness.contains(.signal) {
-        for signal in relay.pendingSignals() {
-          try handle(signal, terminal: &terminal, relay: relay, decoder: &decoder)
-        }
-      }
-      if readiness.contains(.input) {
-        do {
-          if try terminal.read(into: &decoder) == .endOfFile { return .hungUp }
-        } catch {
-          guard error.code == .readFailed, error.errno == Self.inputOutputError else { throw error }
-          return .hungUp
-        }
-      }
-      decoderDeadline = nil
-      decoding: while true {
-        switch try decoder.next(at: .now) {
-        case .needsInput:
-          break decoding
-        case .needsInputBefore(let instant):
-          decoderDeadline = instant
-          break decoding
-        case .event(let event):
-          let now = ContinuousClock.now
-          let reaction = decoder.withPayload { payload in
-            editor.handle(event, payload: payload, at: now)
-          }
-          if let end = try take(reaction, terminal: &terminal) { return end }
-        }
-      }
-      try draw(annotate: annotate)
-    }
+    self.annotate = annotate
+    return try TerminalEventLoop.run(&self, terminal: &terminal, relay: relay, decoder: &decoder)
   }
 
   /// True when the caller took the question back: its deadline passed, or its
@@ -198,7 +144,7 @@ struct PromptLoop: ~Copyable {
   }
 
   /// `EIO`: what `read(2)` reports once a terminal has hung up.
-  static let inputOutputError: Int32 = 5
+  static let inputOutputError: Int32 = TerminalEventLoop.inputOutputError
 
   /// Notes what a reaction asks for; returns how the entry ends, if it does.
   mutating func take(
@@ -264,33 +210,58 @@ struct PromptLoop: ~Copyable {
   /// typed or pasted with Enter at once), so that they are read here rather
   /// than left for the shell or the next program to read as keys. Keys that
   /// come meanwhile are dropped, as restoring the modes drops type-ahead.
-  /// Returns at once on a signal, which the caller then handles.
+  /// Ends at once on a signal; returns the fatal one among them, if any, for
+  /// the caller to die by once the terminal is restored.
   mutating func awaitHandshakeReplies(
-    terminal: borrowing TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder
-  ) throws(PromptError) {
-    while let deadline = handshake.deadline, ContinuousClock.now < deadline {
-      let readiness = try terminal.waitForInput(or: relay, until: deadline)
-      if readiness.contains(.signal) { return }
-      if readiness.contains(.input) {
-        if try terminal.read(into: &decoder) == .endOfFile { return }
-      }
-      decoding: while true {
-        switch try decoder.next(at: .now) {
-        case .needsInput, .needsInputBefore:
-          break decoding
-        case .event(let event):
-          // Only the replies matter now; `receive` ignores everything else.
-          _ = handshake.receive(event)
-        }
-      }
-      handshake.expire(at: .now)
+    terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder
+  ) throws(PromptError) -> TerminalSignal? {
+    var replies = HandshakeReplies(handshake: handshake)
+    defer { handshake = replies.handshake }
+    return try TerminalEventLoop.run(&replies, terminal: &terminal, relay: relay, decoder: &decoder)
+  }
+
+  /// The wait of ``awaitHandshakeReplies(terminal:relay:decoder:)`` on the
+  /// terminal event loop: only the replies matter now.
+  struct HandshakeReplies: TerminalEventHandler {
+    var handshake: KeyboardProtocolHandshake
+    var sawSignal = false
+
+    var wakeTime: ContinuousClock.Instant? { handshake.deadline }
+
+    var hangUpEnding: TerminalSignal? { nil }
+
+    mutating func prepare(
+      at now: ContinuousClock.Instant, terminal: inout TerminalDevice
+    ) throws(PromptError) -> TerminalEventResponse<TerminalSignal?> {
+      handshake.expire(at: now)
+      guard !sawSignal, let deadline = handshake.deadline, now < deadline else { return .end(nil) }
+      return .proceed
     }
+
+    mutating func handle(
+      _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+      decoder: inout KeyDecoder
+    ) throws(PromptError) -> TerminalEventResponse<TerminalSignal?> {
+      sawSignal = true
+      return signal.response == .die ? .end(signal) : .proceed
+    }
+
+    mutating func handle(
+      _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
+      terminal: inout TerminalDevice
+    ) throws(PromptError) -> TerminalEventResponse<TerminalSignal?> {
+      // `receive` ignores everything but the replies.
+      _ = handshake.receive(event)
+      return .proceed
+    }
+
+    mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {}
   }
 
   // MARK: Signals
 
-  mutating func handle(
-    _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+  mutating func respond(
+    to signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
     decoder: inout KeyDecoder
   ) throws(PromptError) {
     switch signal.response {
@@ -400,7 +371,8 @@ struct PromptLoop: ~Copyable {
   /// `SecureBuffer.append` (room for one more byte, such as a newline).
   func copyOfField() throws(PromptError) -> SecureBuffer {
     do {
-      var copy = try SecureBuffer(capacity: editor.field.utf8Count + 1)
+      var copy = try SecureBuffer(
+        capacity: editor.field.utf8Count + 1, storage: configuration.storage)
       try editor.field.withSecret { bytes throws(SecureMemoryError) in try copy.append(bytes) }
       return copy
     } catch {
@@ -419,5 +391,73 @@ struct PromptLoop: ~Copyable {
   mutating func abandon() {
     try? finish()
     wipe()
+  }
+}
+
+/// An entry on the terminal event loop: timeouts and the return to the
+/// foreground before each wait, keys into the editor, and a frame after every
+/// turn (the renderer draws only what changed).
+extension PromptLoop: TerminalEventHandler {
+  var wakeTime: ContinuousClock.Instant? {
+    // In the background still (the stop was discarded, or `bg` again): look
+    // for the terminal's return now and then.
+    let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
+    var wake = TerminalEventLoop.earliest(deadline, revealEndsAt)
+    wake = TerminalEventLoop.earliest(wake, foregroundCheck)
+    wake = TerminalEventLoop.earliest(wake, handshake.deadline)
+    return TerminalEventLoop.earliest(wake, withdrawal?.deadline)
+  }
+
+  var watchedDescriptor: Int32? { withdrawal?.descriptor }
+
+  var hangUpEnding: EntryEnd { .hungUp }
+
+  mutating func prepare(
+    at now: ContinuousClock.Instant, terminal: inout TerminalDevice
+  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+    if let deadline, now >= deadline {
+      try finish()
+      return .end(.timedOut)
+    }
+    if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
+      isWaitingForForeground = false
+      hasStoppedJobForForeground = false
+      try askAgainAfterStop(terminal: terminal)
+      renderer.startOnFreshLine()
+      try draw(annotate: annotate)
+    }
+    return .proceed
+  }
+
+  mutating func woke(
+    at now: ContinuousClock.Instant, readiness: Readiness
+  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+    handshake.expire(at: now)
+    if let withdrawal, isWithdrawn(withdrawal, readiness: readiness) {
+      try finish()
+      return .end(.withdrawn)
+    }
+    return .redraw
+  }
+
+  mutating func handle(
+    _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+    decoder: inout KeyDecoder
+  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+    try respond(to: signal, terminal: &terminal, relay: relay, decoder: &decoder)
+    return .redraw
+  }
+
+  mutating func handle(
+    _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
+    terminal: inout TerminalDevice
+  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+    let reaction = editor.handle(event, payload: payload, at: now)
+    if let end = try take(reaction, terminal: &terminal) { return .end(end) }
+    return .redraw
+  }
+
+  mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {
+    try draw(annotate: annotate)
   }
 }

@@ -1,7 +1,7 @@
 public import SecretField
 import SecureMemory
 
-/// Turns what the field shows (a ``SecretField/DisplayLine``), the prompt and
+/// Turns what the field shows (a `DisplayLine`), the prompt and
 /// the status lines into ``ScreenOperation``s for a terminal of a given width,
 /// redrawing only what changed since the last frame.
 ///
@@ -186,7 +186,7 @@ public struct PromptRenderer: Sendable {
 
   /// The columns each cell of `line` takes here: the mask glyph's for masked
   /// cells, and for revealed ones their scalars' widths by ``CharacterWidth``
-  /// (0 for a character with no width of its own, which ``draw(_:cellColumns:status:columns:editedFrom:redrawingAll:)``
+  /// (0 for a character with no width of its own, which ``draw(_:cellColumns:status:columns:rows:editedFrom:redrawingAll:)``
   /// shows after a dotted circle, in one column).
   ///
   /// Reads the revealed characters in one read window on the field and wipes

@@ -2,7 +2,7 @@ public import SecureMemory
 
 /// How a ``PasswordPrompt`` ended.
 ///
-/// On submit the result owns the password in a ``SecureMemory/SecureBuffer``
+/// On submit the result owns the password in a `SecureBuffer`
 /// (exactly its UTF-8 bytes, no newline), and is `~Copyable` so the secret has
 /// one owner: take it with ``secret()`` (which throws a ``PromptEnding`` for
 /// the other cases), or with `switch consume result` inside a function.

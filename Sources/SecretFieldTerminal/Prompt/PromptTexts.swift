@@ -32,7 +32,7 @@ public struct PromptTexts: Sendable, Hashable {
   public var pasteWithControlCharacter = "Not pasted: the text holds a control character."
   /// Shown when a paste is longer than the field takes.
   public var pasteTooLong = "Not pasted: the text is too long."
-  /// Shown when pasting is turned off (``SecretField/FieldPolicy/noPaste``).
+  /// Shown when pasting is turned off (`FieldPolicy/noPaste`).
   public var pasteRefused = "Pasting is turned off here."
   /// Shown when the field is full.
   public var fieldFull = "The password cannot be any longer."

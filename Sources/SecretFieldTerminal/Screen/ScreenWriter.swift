@@ -46,7 +46,7 @@ public struct ScreenWriter {
   }
 
   /// Writes what was gathered, then `bytes`, which the caller lends from inside a
-  /// read window on secure memory (``SecretField/SecretFieldState/withSecret(_:)``):
+  /// read window on secure memory (`SecretFieldState/withSecret(_:)`):
   /// the revealed text goes from there to `write(2)` with no copy in between.
   ///
   /// - Throws: ``PromptError`` with code `writeFailed`.

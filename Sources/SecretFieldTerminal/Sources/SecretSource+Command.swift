@@ -5,14 +5,18 @@ extension SecretSource {
   /// line into secure memory and the rest into a scratch buffer that is wiped,
   /// until end of file or `timeout`; then reaps it.
   static func runCommand(
-    _ arguments: [String], timeout: Duration, limit: Int
+    _ arguments: [String], timeout: Duration, limit: Int, storage: SecureStorage
   ) throws(SecretSourceError) -> SecureBuffer {
     precondition(!arguments.isEmpty, "SecretSource.command needs at least the program's name")
     let what = "the command '\(arguments.joined(separator: " "))'"
     var secret: SecureBuffer
-    do { secret = try SecureBuffer(capacity: 256) } catch { throw .secureMemory(error) }
+    do { secret = try SecureBuffer(capacity: 256, storage: storage) } catch {
+      throw .secureMemory(error)
+    }
     var rest: SecureBuffer
-    do { rest = try SecureBuffer(capacity: 4096) } catch { throw .secureMemory(error) }
+    do { rest = try SecureBuffer(capacity: 4096, storage: storage) } catch {
+      throw .secureMemory(error)
+    }
     let ends: (read: Int32, write: Int32)
     switch Platform.makePipe() {
     case .success(let pipe): ends = pipe

@@ -4,7 +4,8 @@ extension SecretSource {
   /// One line from `descriptor`, byte by byte (``PasswordPrompt/readLine(from:maximumCount:timeout:)``),
   /// so nothing after it is taken from a pipe another reader shares.
   static func readLine(
-    from descriptor: Int32, named what: String, limit: Int, timeout: Duration?
+    from descriptor: Int32, named what: String, limit: Int, timeout: Duration?,
+    storage: SecureStorage
   ) throws(SecretSourceError) -> SecureBuffer {
     switch Platform.fileKind(descriptor) {
     case .failure(let errno): throw .cannotOpen(what, errno: errno)
@@ -14,7 +15,8 @@ extension SecretSource {
     }
     let result: PromptResult
     do {
-      result = try PasswordPrompt.readLine(from: descriptor, maximumCount: limit, timeout: timeout)
+      result = try PasswordPrompt.readLine(
+        from: descriptor, maximumCount: limit, timeout: timeout, storage: storage)
     } catch {
       switch error.code {
       case .inputTooLong: throw .tooLong(what, limit: limit)
@@ -32,7 +34,7 @@ extension SecretSource {
   /// the line kept, the rest wiped.
   static func readFile(
     _ path: String, named what: String, limit: Int, checksPermissions: Bool,
-    report: (SecretSourceWarning) -> Void
+    storage: SecureStorage, report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     let descriptor: Int32
     switch Platform.openForReading(path) {
@@ -56,7 +58,7 @@ extension SecretSource {
       }
     }
     var secret: SecureBuffer
-    do { secret = try SecureBuffer(capacity: min(limit + 1, 4096)) } catch {
+    do { secret = try SecureBuffer(capacity: min(limit + 1, 4096), storage: storage) } catch {
       throw .secureMemory(error)
     }
     do { try secret.read(from: descriptor, upTo: limit + 1) } catch {
@@ -98,14 +100,15 @@ extension SecretSource {
   /// place (`sodium_memzero`) and unset. An empty or too long value is left
   /// as it is.
   static func takeEnvironmentVariable(
-    _ name: String, limit: Int
+    _ name: String, limit: Int, storage: SecureStorage
   ) throws(SecretSourceError) -> SecureBuffer {
     let what = "the environment variable \(name)"
     guard let value = Platform.environmentValueBytes(name) else { throw .notSet(what) }
     if value.isEmpty { throw .empty(what) }
     if value.count > limit { throw .tooLong(what, limit: limit) }
     let secret: SecureBuffer
-    do { secret = try SecureBuffer(copying: UnsafeRawBufferPointer(value)) } catch {
+    do { secret = try SecureBuffer(copying: UnsafeRawBufferPointer(value), storage: storage) } catch
+    {
       throw .secureMemory(error)
     }
     secureZero(value)

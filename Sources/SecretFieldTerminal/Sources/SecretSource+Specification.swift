@@ -9,10 +9,11 @@ extension SecretSource {
   /// | `stdin` | ``standardInput`` |
   /// | `cmd:COMMAND` | ``command(_:timeout:)``, `COMMAND` split by ``ShellWords`` |
   /// | `credential:NAME` | ``credential(name:)`` |
+  /// | `keyring:NAME` | ``keyring(name:)`` |
   ///
   /// The terminal has no specification: it is what a program asks on when no
   /// source is set. A new scheme is one more `case` in the `switch` below (and
-  /// in ``schemesHint``), beside its case of the enum.
+  /// in `schemesHint`), beside its case of the enum.
   ///
   /// - Throws: ``SecretSourceError`` with code
   ///   ``SecretSourceError/Code/invalidSpecification`` for an unknown scheme or
@@ -61,6 +62,11 @@ extension SecretSource {
         throw invalid("give the credential's name after credential:, as in credential:password")
       }
       self = .credential(name: value)
+    case "keyring":
+      guard !value.isEmpty, !value.utf8.contains(0), value.utf8.count <= 4095 else {
+        throw invalid("give the key's name after keyring:, as in keyring:backup")
+      }
+      self = .keyring(name: value)
     default:
       throw invalid("unknown scheme '\(scheme)'; \(Self.schemesHint)")
     }
@@ -74,5 +80,5 @@ extension SecretSource {
 
   /// The schemes, for a message.
   static let schemesHint =
-    "use env:NAME, file:PATH, fd:N, stdin, cmd:COMMAND or credential:NAME"
+    "use env:NAME, file:PATH, fd:N, stdin, cmd:COMMAND, credential:NAME or keyring:NAME"
 }

@@ -2,7 +2,7 @@ import SecretField
 public import SecureMemory
 
 /// Where a secret comes from, each source read straight into a
-/// ``SecureMemory/SecureBuffer``: the terminal prompt, standard input, a file,
+/// `SecureBuffer`: the terminal prompt, standard input, a file,
 /// a descriptor, an environment variable, a systemd credential, or a command's
 /// output.
 ///
@@ -52,21 +52,29 @@ public enum SecretSource: Sendable, Hashable {
   /// `SIGPIPE`. A status other than 0, a signal, or no line before `timeout` is
   /// an error that names the command.
   case command([String], timeout: Duration = .seconds(30))
+  /// The first passphrase cached in the kernel keyring under `name`
+  /// (``SecureMemory/KernelKeyring``), as `systemd-ask-password --keyname=NAME
+  /// --accept-cached` takes it. Not set when nothing is cached there, it
+  /// expired, or the keyring cannot be reached; cache an answer with
+  /// ``obtain(cachingUnder:timeout:reportingWarnings:)``.
+  case keyring(name: String)
 
   /// The most bytes a secret from any source but the terminal may have: the
   /// field's default limit (8 KiB).
   public static let maximumByteCount = FieldLimits.default.maxBytes
 
   /// True when the source is there to be read: an environment variable that
-  /// exists (even empty), a credential whose file exists. Every other source
-  /// is always set: a missing file is an error when read, not a reason to ask
-  /// elsewhere.
+  /// exists (even empty), a credential whose file exists, a key cached in the
+  /// kernel keyring. Every other source is always set: a missing file is an
+  /// error when read, not a reason to ask elsewhere.
   ///
-  /// - Complexity: one `getenv`, or one `access` for a credential.
+  /// - Complexity: one `getenv`, one `access` for a credential, one
+  ///   `KEYCTL_SEARCH` for the keyring.
   public var isSet: Bool {
     switch self {
     case .environment(let name): Platform.environmentValueBytes(name) != nil
     case .credential(let name): Self.credentialPath(name).map(Platform.exists) ?? false
+    case .keyring(let name): (try? KernelKeyring().contains(name: name)) ?? false
     default: true
     }
   }
@@ -102,10 +110,14 @@ public enum SecretSource: Sendable, Hashable {
   ///     take; nil waits without limit. Running out is
   ///     ``SecretSourceError/Code/promptEnded`` with ``PromptEnding/timedOut``.
   ///     A prompt and a command keep their own timeouts.
+  ///   - storage: which memory the secret is read into, from every source but
+  ///     the terminal (whose configuration says); sodium memory by default
+  ///     (see `SecureStorage`).
   ///   - report: called with each warning, before the secret is returned.
   /// - Throws: ``SecretSourceError``.
   public func obtain(
     maximumByteCount: Int = SecretSource.maximumByteCount, lineTimeout: Duration? = nil,
+    storage: SecureStorage = .sodium,
     reportingWarnings report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     switch self {
@@ -115,25 +127,30 @@ public enum SecretSource: Sendable, Hashable {
       do { return try result.secret() } catch { throw .ended(error) }
     case .standardInput:
       return try Self.readLine(
-        from: 0, named: "standard input", limit: maximumByteCount, timeout: lineTimeout)
+        from: 0, named: "standard input", limit: maximumByteCount, timeout: lineTimeout,
+        storage: storage)
     case .descriptor(let descriptor):
       return try Self.readLine(
         from: descriptor, named: "file descriptor \(descriptor)", limit: maximumByteCount,
-        timeout: lineTimeout)
+        timeout: lineTimeout, storage: storage)
     case .file(let path):
       return try Self.readFile(
-        path, named: path, limit: maximumByteCount, checksPermissions: true, report: report)
+        path, named: path, limit: maximumByteCount, checksPermissions: true, storage: storage,
+        report: report)
     case .environment(let name):
-      return try Self.takeEnvironmentVariable(name, limit: maximumByteCount)
+      return try Self.takeEnvironmentVariable(name, limit: maximumByteCount, storage: storage)
     case .credential(let name):
       guard let path = Self.credentialPath(name), Platform.exists(path) else {
         throw .notSet("the credential \(name)")
       }
       return try Self.readFile(
         path, named: "the credential \(name)", limit: maximumByteCount, checksPermissions: false,
-        report: report)
+        storage: storage, report: report)
     case .command(let arguments, let timeout):
-      return try Self.runCommand(arguments, timeout: timeout, limit: maximumByteCount)
+      return try Self.runCommand(
+        arguments, timeout: timeout, limit: maximumByteCount, storage: storage)
+    case .keyring(let name):
+      return try Self.readKeyring(name, limit: maximumByteCount)
     }
   }
 

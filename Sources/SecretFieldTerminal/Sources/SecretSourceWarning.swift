@@ -1,18 +1,22 @@
 /// Something a ``SecretSource`` did not refuse but the user should know: a
-/// secret file that others can read, as ssh warns about loose key files.
+/// secret file that others can read, as ssh warns about loose key files; a
+/// secret that could not be cached in the kernel keyring.
 ///
 /// Compare by ``code``; show ``description``.
 public struct SecretSourceWarning: Sendable, Equatable, CustomStringConvertible {
   /// What kind of warning this is. Compare with the static members.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
-      case readableByOthers
+      case readableByOthers, notCached
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
 
     /// The file can be read by its group or by others.
     public static let readableByOthers = Code(.readableByOthers)
+    /// ``SecretSource/obtain(cachingUnder:timeout:reportingWarnings:)`` could
+    /// not cache the secret; ``SecretSourceWarning/path`` is the key's name.
+    public static let notCached = Code(.notCached)
 
     /// The code's name, as in `readableByOthers`.
     public var description: String { value.rawValue }
@@ -20,10 +24,16 @@ public struct SecretSourceWarning: Sendable, Equatable, CustomStringConvertible 
 
   /// What kind of warning this is.
   public let code: Code
-  /// The file it is about.
+  /// The file it is about (the key's name, for ``Code/notCached``).
   public let path: String
   /// A sentence that says what is loose and how to tighten it.
   public let description: String
+
+  static func notCached(name: String, because cause: String) -> Self {
+    Self(
+      code: .notCached, path: name,
+      description: "the secret was not cached under '\(name)': \(cause)")
+  }
 
   static func readableByOthers(path: String, permissions: UInt32) -> Self {
     Self(

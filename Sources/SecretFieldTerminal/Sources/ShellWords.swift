@@ -3,10 +3,10 @@
 ///
 /// Blanks (space, tab, line feed) separate words. Inside single quotes every
 /// character is itself. Inside double quotes a backslash escapes only `$`,
-/// `` ` ``, `"`, `\` and a line feed (which it removes), as in the shell.
+/// the backquote, `"`, `\` and a line feed (which it removes), as in the shell.
 /// Outside quotes a backslash makes the next character itself (and removes a
 /// line feed). `''` and `""` make an empty word. Nothing is expanded: `$HOME`,
-/// `~`, `*` and `` `cmd` `` stay as they are written, and `;`, `|`, `&`, `>`
+/// `~`, `*` and backquoted commands stay as they are written, and `;`, `|`, `&`, `>`
 /// are ordinary characters.
 public enum ShellWords {
   /// The words of `line`.

@@ -7,7 +7,7 @@
 /// descriptor, and dropping it does both, so a thrown error on the way out still
 /// leaves the terminal as it was found.
 public struct TerminalDevice: ~Copyable {
-  /// The open descriptor, for `poll` and for ``SecureMemory/SecureBuffer``'s
+  /// The open descriptor, for `poll` and for `SecureBuffer`'s
   /// `read(from:)` and `write(to:)`. Do not close it: the device does.
   public let descriptor: Int32
   /// The path that was opened.

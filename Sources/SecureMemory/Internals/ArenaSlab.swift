@@ -55,7 +55,8 @@ final class ArenaSlab: @unchecked Sendable {
   ///   `allocationFailed` at `vm.max_map_count`.
   init(layout: ArenaLayout) throws(SecureMemoryError) {
     let (region, protection) = try GuardedRegion.allocate(
-      minimumCapacity: ArenaLayout.slabSize - Sodium.canaryCount, policy: .required)
+      minimumCapacity: ArenaLayout.slabSize - Sodium.canaryCount, policy: .required,
+      storage: .sodium)
     self.region = region
     self.layout = layout
     self.protection = protection

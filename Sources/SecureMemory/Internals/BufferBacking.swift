@@ -5,7 +5,7 @@
 /// what differs is how a window changes page protection and how the memory is
 /// given back.
 enum BufferBacking {
-  /// One `sodium_malloc` allocation, for this buffer alone.
+  /// One allocation for this buffer alone: `sodium_malloc` or secret memory.
   case ownRegion(GuardedRegion)
   /// A slot in a slab shared with other secrets of the same size class.
   case arenaSlot(ArenaSlot)
@@ -31,8 +31,12 @@ enum BufferBacking {
   ///
   /// - Throws: ``SecureMemoryError`` as ``GuardedRegion/allocate(minimumCapacity:policy:)``
   ///   does; a slot needs a new slab only when its class is full.
+  ///
+  /// `storage` chooses the backing of a region of its own; a slot is in its
+  /// arena's slabs, whatever `storage` says.
   static func allocate(
-    minimumCapacity: Int, policy: LockPolicy, arena: SecureArena?
+    minimumCapacity: Int, policy: LockPolicy, storage: SecureStorage = .sodium,
+    arena: SecureArena?
   ) throws(SecureMemoryError) -> (BufferBacking, Protection) {
     precondition(minimumCapacity >= 0, "SecureBuffer capacity must not be negative")
     if let sizeClass = arena?.sizeClass(holding: minimumCapacity) {
@@ -42,8 +46,17 @@ enum BufferBacking {
       return (.arenaSlot(slot), protection)
     }
     let (region, protection) = try GuardedRegion.allocate(
-      minimumCapacity: minimumCapacity, policy: policy)
+      minimumCapacity: minimumCapacity, policy: policy, storage: storage)
     return (.ownRegion(region), protection)
+  }
+
+  /// The backing a new region of the same kind is asked for when growing: a
+  /// region's own, or sodium for a slot (its arena decides where it grows).
+  var storage: SecureStorage {
+    switch self {
+    case .ownRegion(let region): region.storage
+    case .arenaSlot: .sodium
+    }
   }
 
   /// Zeroes the whole capacity; the caller holds a read-write window.

@@ -116,17 +116,20 @@ enum Sodium {
 
   /// Wraps `sodium_mprotect_noaccess`. True when the kernel applied it.
   static func protectNoAccess(_ pointer: UnsafeMutableRawPointer) -> Bool {
-    sodium_mprotect_noaccess(pointer) == 0
+    ProtectionChangeCount.note()
+    return sodium_mprotect_noaccess(pointer) == 0
   }
 
   /// Wraps `sodium_mprotect_readonly`. True when the kernel applied it.
   static func protectReadOnly(_ pointer: UnsafeMutableRawPointer) -> Bool {
-    sodium_mprotect_readonly(pointer) == 0
+    ProtectionChangeCount.note()
+    return sodium_mprotect_readonly(pointer) == 0
   }
 
   /// Wraps `sodium_mprotect_readwrite`. True when the kernel applied it.
   static func protectReadWrite(_ pointer: UnsafeMutableRawPointer) -> Bool {
-    sodium_mprotect_readwrite(pointer) == 0
+    ProtectionChangeCount.note()
+    return sodium_mprotect_readwrite(pointer) == 0
   }
 
   /// Wraps `sodium_memzero`: a wipe the compiler may not remove.

@@ -13,8 +13,9 @@ final class PinentryHarness {
   let terminal: PseudoTerminal
   let process: ChildProcess
 
-  /// Starts `program`, with `TERM=xterm` and nothing else of our environment.
-  init(program: String) throws {
+  /// Starts `program`, with `TERM=xterm`, `extraEnvironment` (`NAME=value`
+  /// entries) and nothing else of our environment.
+  init(program: String, extraEnvironment: [String] = []) throws {
     requests = try Pipe()
     responses = try Pipe()
     terminal = try PseudoTerminal()
@@ -22,7 +23,7 @@ final class PinentryHarness {
     // pinentry runs (setsid execs the program in place: same process ID).
     process = try ChildProcess(
       "/usr/bin/setsid", arguments: [program],
-      environment: ["TERM=xterm", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"],
+      environment: ["TERM=xterm", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + extraEnvironment,
       standardInput: requests.readEnd, standardOutput: responses.writeEnd)
     requests.closeReadEnd()
     responses.closeWriteEnd()
@@ -63,19 +64,20 @@ final class PinentryHarness {
 /// - Returns: the counts, and how many quality inquiries carried the whole
 ///   marker (plus-escaped).
 ///
+/// - Parameter extraEnvironment: `NAME=value` entries for the program.
 /// - Parameter waitsForWholeInquiry: the program inquires as the user types:
 ///   answer its inquiries until one carries the whole passphrase before
 ///   pressing Enter, so that form is made (keys that arrive together are one
 ///   edit and one inquiry, and Enter with them would end the entry first).
 func scanPinentryProgram(
-  _ program: String, waitsForWholeInquiry: Bool = false
+  _ program: String, waitsForWholeInquiry: Bool = false, extraEnvironment: [String] = []
 ) throws -> ResidueCounts {
   // Typed keys: no CR or LF, which would submit.
   let marker = Marker(count: 24, alphabet: .needingEscapes(lineBreaks: false))
   let percentEscaped = marker.encoded(by: dataLineEscape)
   let plusEscaped = marker.encoded(by: plusEscape)
 
-  let harness = try PinentryHarness(program: program)
+  let harness = try PinentryHarness(program: program, extraEnvironment: extraEnvironment)
   var reader = try SecureLineReader(descriptor: harness.responses.readEnd)
   #expect(try reader.nextText() == "OK Pleased to meet you")
   for line in [

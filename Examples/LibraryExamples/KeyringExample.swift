@@ -1,0 +1,11 @@
+import SecretFieldTerminal
+import SecureMemory
+
+/// The README's kernel keyring example: ask once, then take the cached
+/// passphrase until it expires.
+func cachedBackupPassphrase() throws -> Int {
+  let passphrase = try SecretSource.firstAvailable([
+    .keyring(name: "backup"), .terminal(PromptConfiguration(prompt: "Backup passphrase:")),
+  ]).obtain(cachingUnder: "backup")
+  return passphrase.count
+}

@@ -1,0 +1,43 @@
+import SecretFieldTerminal
+import SecureMemory
+
+/// The way in for the three executables.
+///
+/// `SecretFieldCLI` is not a library for other tools: it has no product and
+/// declares nothing `public`. What the executables and the package's tests
+/// call is `package`, the rest internal. (Not `@testable import`: the release
+/// build that runs the residue tests is not compiled for testing, and
+/// compiling it so would make the binaries under test differ from the shipped
+/// ones.)
+///
+/// Each entry installs the fault handler (a fault restores the terminal and
+/// dies, instead of the runtime's backtrace), hardens the process before any
+/// secret exists (no core file, no same-user debugger), runs its program with the arguments after the
+/// program's name, and exits with the program's status.
+package enum Executables {
+  /// `secretfield`: the tool and its commands (``SecretFieldTool``).
+  package static func secretfield(_ arguments: [String]) -> Never {
+    FaultHandler.install()
+    let hardening = ProcessHardening.apply()
+    let status = SecretFieldTool.run(arguments, hardening: hardening)
+    TestHook.stopBeforeExitIfAsked()
+    SecretFieldTool.exit(status)
+  }
+
+  /// `secretfield-askpass`: the askpass helper (``AskpassCommand``).
+  package static func askpass(_ arguments: [String]) -> Never {
+    FaultHandler.install()
+    let hardening = ProcessHardening.apply()
+    let status = AskpassCommand.run(arguments, hardening: hardening)
+    TestHook.stopBeforeExitIfAsked()
+    SecretFieldTool.exit(status)
+  }
+
+  /// `pinentry-secretfield`: the terminal pinentry (``PinentryProgram``).
+  package static func pinentry(_ arguments: [String]) -> Never {
+    FaultHandler.install()
+    let hardening = ProcessHardening.apply()
+    let status = PinentryProgram.run(arguments, hardening: hardening)
+    SecretFieldTool.exit(status)
+  }
+}

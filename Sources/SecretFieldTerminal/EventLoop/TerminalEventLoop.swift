@@ -1,0 +1,96 @@
+import SecureMemory
+
+/// The one terminal event loop: waits on the terminal and the signal relay,
+/// reads into the key decoder, keeps the decoder's deadlines, and hands each
+/// signal, key event and wake-up to a ``TerminalEventHandler``.
+///
+/// One turn: ``TerminalEventHandler/prepare(at:terminal:)``; one `poll(2)` on
+/// the terminal, the relay's self-pipe (and the handler's
+/// ``TerminalEventHandler/watchedDescriptor``, if any) until the earliest of the decoder's
+/// deadline (a lone Esc, a split sequence) and the handler's
+/// ``TerminalEventHandler/wakeTime``; the signals caught; one `read(2)` into
+/// the decoder's secure input; every event decoded; then one
+/// ``TerminalEventHandler/redraw(terminal:)`` when anything asked for it.
+///
+/// - Complexity: per key, what the decoder and the handler cost; the loop
+///   itself allocates nothing.
+public enum TerminalEventLoop {
+  /// `EIO`: what `read(2)` reports once a terminal has hung up.
+  static let inputOutputError: Int32 = 5
+
+  /// Runs `handler` until it ends the loop, and returns its ending.
+  ///
+  /// - Throws: ``PromptError`` from the terminal, the decoder or the handler;
+  ///   the caller restores the terminal.
+  public static func run<Handler: TerminalEventHandler & ~Copyable>(
+    _ handler: inout Handler, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+    decoder: inout KeyDecoder
+  ) throws(PromptError) -> Handler.Ending {
+    var decoderDeadline: ContinuousClock.Instant?
+    while true {
+      var needsRedraw = false
+      switch try handler.prepare(at: .now, terminal: &terminal) {
+      case .proceed: break
+      case .redraw: needsRedraw = true
+      case .end(let ending): return ending
+      }
+      if needsRedraw { try handler.redraw(terminal: &terminal) }
+      needsRedraw = false
+      let wake = earliest(decoderDeadline, handler.wakeTime)
+      let readiness = try terminal.waitForInput(
+        or: relay, watching: handler.watchedDescriptor, until: wake)
+      switch try handler.woke(at: .now, readiness: readiness) {
+      case .proceed: break
+      case .redraw: needsRedraw = true
+      case .end(let ending): return ending
+      }
+      if readiness.contains(.signal) {
+        for signal in relay.pendingSignals() {
+          switch try handler.handle(signal, terminal: &terminal, relay: relay, decoder: &decoder) {
+          case .proceed: break
+          case .redraw: needsRedraw = true
+          case .end(let ending): return ending
+          }
+        }
+      }
+      if readiness.contains(.input) {
+        do {
+          if try terminal.read(into: &decoder) == .endOfFile { return handler.hangUpEnding }
+        } catch {
+          guard error.code == .readFailed, error.errno == inputOutputError else { throw error }
+          return handler.hangUpEnding
+        }
+      }
+      decoderDeadline = nil
+      decoding: while true {
+        switch try decoder.next(at: .now) {
+        case .needsInput:
+          break decoding
+        case .needsInputBefore(let instant):
+          decoderDeadline = instant
+          break decoding
+        case .event(let event):
+          let now = ContinuousClock.now
+          let response = try decoder.withPayload { payload throws(PromptError) in
+            try handler.handle(event, payload: payload, at: now, terminal: &terminal)
+          }
+          switch response {
+          case .proceed: break
+          case .redraw: needsRedraw = true
+          case .end(let ending): return ending
+          }
+        }
+      }
+      if needsRedraw { try handler.redraw(terminal: &terminal) }
+    }
+  }
+
+  /// The earlier of two optional instants, without building an array.
+  static func earliest(
+    _ first: ContinuousClock.Instant?, _ second: ContinuousClock.Instant?
+  ) -> ContinuousClock.Instant? {
+    guard let first else { return second }
+    guard let second else { return first }
+    return min(first, second)
+  }
+}

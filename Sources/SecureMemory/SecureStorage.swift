@@ -1,0 +1,38 @@
+/// Which kind of memory a ``SecureBuffer`` keeps its bytes in, chosen when it is
+/// allocated; growth keeps the kind the buffer has.
+///
+/// Both kinds give guard pages, a canary, no access outside windows, locking in
+/// RAM, exclusion from core dumps and a wipe before release. Secret memory adds
+/// one thing sodium memory cannot: its pages are removed from the kernel's direct
+/// map, so neither root nor any process with `CAP_SYS_PTRACE` can read them
+/// through `/proc/PID/mem`, `process_vm_readv` or `ptrace` while the buffer is
+/// alive (``Protection/isHiddenFromKernel``).
+///
+/// The cost of secret memory: the kernel refuses to hibernate while any of it is
+/// mapped, every buffer counts against `RLIMIT_MEMLOCK` even for root's
+/// processes without `CAP_IPC_LOCK`, and an allocation takes about 1.7 times as
+/// long as a `sodium_malloc`. That is why the library's default stays
+/// ``sodium`` for long-lived processes, while short-lived tools such as a
+/// password prompt ask for ``strongestAvailable``.
+public enum SecureStorage: Sendable, Hashable, CustomStringConvertible {
+  /// `sodium_malloc`: locked, guarded pages that root can still read through
+  /// `/proc/PID/mem`. The default.
+  case sodium
+  /// `memfd_secret(2)` (Linux 5.14, enabled by default since 6.5): pages the
+  /// kernel itself does not map. Allocation throws when the kernel lacks the call
+  /// or the locked-memory limit is reached, whatever the ``LockPolicy``.
+  case secretMemory
+  /// Secret memory where the kernel offers it and the limit allows it, sodium
+  /// memory otherwise; ``Protection/storage`` says which was used and
+  /// ``Protection/secretMemoryFallback`` why secret memory was not.
+  case strongestAvailable
+
+  /// `sodium`, `secret memory` or `strongest available`.
+  public var description: String {
+    switch self {
+    case .sodium: "sodium"
+    case .secretMemory: "secret memory"
+    case .strongestAvailable: "strongest available"
+    }
+  }
+}
