@@ -10,7 +10,7 @@ import SecretFieldTerminal
 // - it agrees with the table of schemes read by bytes, not by `Character`
 //   (a combining mark after `:`, `=` or `/` must not hide it): the scheme is
 //   what comes before the first `:` byte, and `env:`, `file:`, `fd:`, `cmd:`,
-//   `credential:` and `stdin` give their source exactly when the value is
+//   `credential:`, `keyring:` and `stdin` give their source exactly when the value is
 //   one the scheme takes, with the value's bytes unchanged; anything else
 //   throws;
 // - for `cmd:`, the words are those `ShellWords.split` gives for the rest;
@@ -94,6 +94,11 @@ func expected(_ specification: String) -> SecretSource? {
       valueBytes != Array(".".utf8), valueBytes != Array("..".utf8)
     else { return nil }
     return .credential(name: value)
+  case Array("keyring".utf8):
+    guard !valueBytes.isEmpty, !valueBytes.contains(0), valueBytes.count <= 4095 else {
+      return nil
+    }
+    return .keyring(name: value)
   default:
     return nil
   }
@@ -110,6 +115,7 @@ func bytesOf(_ source: SecretSource) -> [[UInt8]] {
   case .credential(let name): [Array("credential".utf8), Array(name.utf8)]
   case .command(let words, let timeout): [Array("cmd \(timeout)".utf8)] + utf8(words)
   case .terminal: [Array("terminal".utf8)]
+  case .keyring(let name): [Array("keyring".utf8), Array(name.utf8)]
   }
 }
 
