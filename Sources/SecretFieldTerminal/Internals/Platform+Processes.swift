@@ -139,18 +139,8 @@ extension Platform {
     posix_spawnattr_setsigmask(&attributes, &noSignals)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
 
-    var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in pointers { free(pointer) } }
-    let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
-    var empty: [UnsafeMutablePointer<CChar>?] = [nil]
     var processID: pid_t = 0
-    let spawned = pointers.withUnsafeMutableBufferPointer { argv in
-      empty.withUnsafeMutableBufferPointer { none in
-        posix_spawnp(
-          &processID, arguments[0], &actions, &attributes, argv.baseAddress!,
-          table ?? none.baseAddress!)
-      }
-    }
+    let spawned = spawnProcess(arguments, &processID, &actions, &attributes)
     _ = Glibc.close(writeEnd)
     guard spawned == 0 else { return .notStarted(Errno(spawned)) }
 
@@ -191,6 +181,25 @@ extension Platform {
   /// wait status, or nil when it had to be killed. A host that ignores
   /// `SIGCHLD` has its children reaped by the kernel (`ECHILD`): that reads as
   /// status 0, and the output is all there is to judge the answer by.
+  /// `posix_spawnp` of `arguments` (searched in `PATH`, no shell) with this
+  /// process's environment; returns its error number, 0 when the child started.
+  static func spawnProcess(
+    _ arguments: [String], _ processID: inout pid_t,
+    _ actions: inout posix_spawn_file_actions_t, _ attributes: inout posix_spawnattr_t
+  ) -> Int32 {
+    var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in pointers { free(pointer) } }
+    let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+    var empty: [UnsafeMutablePointer<CChar>?] = [nil]
+    return pointers.withUnsafeMutableBufferPointer { argv in
+      empty.withUnsafeMutableBufferPointer { none in
+        posix_spawnp(
+          &processID, arguments[0], &actions, &attributes, argv.baseAddress!,
+          table ?? none.baseAddress!)
+      }
+    }
+  }
+
   private static func waitForChild(
     _ processID: pid_t, orKillAt deadline: ContinuousClock.Instant? = nil
   ) -> Int32? {

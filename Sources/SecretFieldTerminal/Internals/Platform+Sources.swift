@@ -93,18 +93,8 @@ extension Platform {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-    var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in pointers { free(pointer) } }
-    let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
-    var empty: [UnsafeMutablePointer<CChar>?] = [nil]
     var processID: pid_t = 0
-    let spawned = pointers.withUnsafeMutableBufferPointer { argv in
-      empty.withUnsafeMutableBufferPointer { none in
-        posix_spawnp(
-          &processID, arguments[0], &actions, &attributes, argv.baseAddress!,
-          table ?? none.baseAddress!)
-      }
-    }
+    let spawned = spawnProcess(arguments, &processID, &actions, &attributes)
     return spawned == 0 ? .success(processID) : .failure(Errno(spawned))
   }
 
