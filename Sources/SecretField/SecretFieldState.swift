@@ -95,7 +95,7 @@ public struct SecretFieldState: ~Copyable, Sendable {
   ///   - locking: what the secure buffer does when a protection cannot be had.
   ///   - storage: which memory holds the text; sodium memory by default, which
   ///     lets the machine hibernate (see `SecureStorage`).
-  /// - Throws: ``SecureMemoryError`` when the secure buffer cannot be had.
+  /// - Throws: `SecureMemoryError` when the secure buffer cannot be had.
   public init(
     policy: FieldPolicy = .default, limits: FieldLimits = .default,
     obfuscationMode: ObfuscationMode = .hidden, maskGlyph: Character = "•",

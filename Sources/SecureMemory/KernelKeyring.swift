@@ -66,7 +66,10 @@ public struct KernelKeyring: Sendable {
   /// permissions or the timeout cannot be set, the key is invalidated, so no
   /// passphrase stays longer or wider than asked.
   ///
-  /// - Parameter timeout: rounded up to whole seconds.
+  /// - Parameters:
+  ///   - secret: the passphrase to add; neither empty nor holding a NUL byte.
+  ///   - name: the key's description, as `systemd-ask-password --keyname` takes it.
+  ///   - timeout: rounded up to whole seconds.
   /// - Precondition: `timeout` is above zero.
   /// - Throws: ``KeyringError``: `invalidName`, `invalidSecret` (empty, or a
   ///   NUL byte in it), `payloadTooLarge`, `unreachable`, `quotaExceeded`,

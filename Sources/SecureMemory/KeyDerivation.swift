@@ -88,7 +88,9 @@ public struct KeyDerivation: Sendable, Hashable {
   /// afterwards. The password's bytes are taken exactly as they are (see
   /// ``PasswordHash`` on Unicode normalisation).
   ///
-  /// - Parameter byteCount: the key's length: 32 for ``SecretStream``; 16 or more.
+  /// - Parameters:
+  ///   - password: the passphrase, read inside a window and never copied.
+  ///   - byteCount: the key's length: 32 for ``SecretStream``; 16 or more.
   /// - Throws: ``SecureMemoryError`` with code `limitOutOfRange` for a key or
   ///   password length libsodium does not accept, `hashingFailed` when the memory
   ///   limit cannot be had (the message names it), or what allocating the key's

@@ -1,7 +1,7 @@
 public import SecureMemory
 
 extension SecretSource {
-  /// The first passphrase cached under `name`, read by ``SecureMemory/KernelKeyring``
+  /// The first passphrase cached under `name`, read by `KernelKeyring`
   /// straight into secure memory; an empty one or one over `limit` is wiped
   /// and refused, as every other source refuses them.
   static func readKeyring(_ name: String, limit: Int) throws(SecretSourceError) -> SecureBuffer {
@@ -25,7 +25,7 @@ extension SecretSource {
     return secret
   }
 
-  /// Obtains the secret from this source, as ``obtain(maximumByteCount:lineTimeout:reportingWarnings:)``
+  /// Obtains the secret from this source, as ``obtain(maximumByteCount:lineTimeout:storage:reportingWarnings:)``
   /// does, and caches it in the kernel keyring under `name` for `timeout`
   /// (added after what is cached there already, as `systemd-ask-password
   /// --keyname` adds), so that a ``keyring(name:)`` source has it next time:

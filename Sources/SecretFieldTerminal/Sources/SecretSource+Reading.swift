@@ -1,7 +1,7 @@
 import SecureMemory
 
 extension SecretSource {
-  /// One line from `descriptor`, byte by byte (``PasswordPrompt/readLine(from:maximumCount:timeout:)``),
+  /// One line from `descriptor`, byte by byte (``PasswordPrompt/readLine(from:maximumCount:timeout:storage:)``),
   /// so nothing after it is taken from a pipe another reader shares.
   static func readLine(
     from descriptor: Int32, named what: String, limit: Int, timeout: Duration?,

@@ -53,7 +53,7 @@ public enum SecretSource: Sendable, Hashable {
   /// an error that names the command.
   case command([String], timeout: Duration = .seconds(30))
   /// The first passphrase cached in the kernel keyring under `name`
-  /// (``SecureMemory/KernelKeyring``), as `systemd-ask-password --keyname=NAME
+  /// (`KernelKeyring`), as `systemd-ask-password --keyname=NAME
   /// --accept-cached` takes it. Not set when nothing is cached there, it
   /// expired, or the keyring cannot be reached; cache an answer with
   /// ``obtain(cachingUnder:timeout:reportingWarnings:)``.
