@@ -123,10 +123,12 @@ extension SecretStream {
     ///
     /// Call it when the input ends. A stream cut short at a chunk boundary
     /// opens chunk by chunk without error; only the missing final tag tells.
+    /// It borrows the opener (it only reads whether the final chunk came), so
+    /// it works on an opener held anywhere, top-level code included.
     ///
     /// - Throws: ``SecretStreamError`` with code `truncated` when no chunk opened
     ///   so far was the final one.
-    public consuming func finish() throws(SecretStreamError) {
+    public func finish() throws(SecretStreamError) {
       guard sawFinalChunk else { throw .truncated() }
     }
   }
