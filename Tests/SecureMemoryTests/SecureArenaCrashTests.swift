@@ -57,7 +57,8 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "writing before the first slot of a slab, past libsodium's canary, hits the leading guard page", arguments: [false, true])
+    "writing before the first slot of a slab, past libsodium's canary, hits the leading guard page",
+    arguments: [false, true])
   func guardPageBefore(inSecretMemory: Bool) async {
     await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
       let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
@@ -69,7 +70,9 @@ struct SecureArenaCrashTests {
     }
   }
 
-  @Test("writing past the canary of the last slot of a slab hits the trailing guard page", arguments: [false, true])
+  @Test(
+    "writing past the canary of the last slot of a slab hits the trailing guard page",
+    arguments: [false, true])
   func guardPageAfter(inSecretMemory: Bool) async {
     await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
       let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
@@ -158,7 +161,8 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "a write past a slot's end traps when its window closes, naming the arena and the size class", arguments: [false, true])
+    "a write past a slot's end traps when its window closes, naming the arena and the size class",
+    arguments: [false, true])
   func canaryOverwriteTrapsAtWindowClose(inSecretMemory: Bool) async {
     let result = await #expect(
       processExitsWith: .failure, observing: [\.standardErrorContent]
@@ -181,7 +185,8 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "a canary overwritten from another secret's window on the page traps when its slot is freed", arguments: [false, true])
+    "a canary overwritten from another secret's window on the page traps when its slot is freed",
+    arguments: [false, true])
   func canaryOverwriteTrapsAtFree(inSecretMemory: Bool) async {
     let result = await #expect(
       processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]

@@ -27,7 +27,8 @@ struct ArenaBenchmarks: BenchmarkGroup {
     try contents.withUnsafeBytes { try secretResident.append($0) }
 
     let rawLabel = "sodium_malloc+memset+sodium_free"
-    let allocations = sampler.measure(["arena", "SecureBuffer", rawLabel, "arena (secret memory)"]) {
+    let allocations = sampler.measure(["arena", "SecureBuffer", rawLabel, "arena (secret memory)"])
+    {
       variant, iterations in
       switch variant {
       case 3:
