@@ -29,6 +29,15 @@ func openDescriptorCount() -> Int {
   return count - 1
 }
 
+/// `memfd_secret(2)` through `syscall(2)`, found with `dlsym` (Swift does not
+/// import the variadic `syscall`): the test's own call, not the library's.
+/// Returns the descriptor, or -1.
+func rawSecretMemoryFile() -> Int32 {
+  typealias Syscall = @convention(c) (Int, UInt32) -> Int32
+  guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "syscall") else { return -1 }
+  return unsafeBitCast(symbol, to: Syscall.self)(447, UInt32(O_CLOEXEC))  // x86_64
+}
+
 /// A slab in secret memory (`memfd_secret`), the arena's default, each property
 /// shown by its effect beside a sodium slab that must differ where the
 /// backings differ.
@@ -174,6 +183,8 @@ struct SecureArenaSecretMemoryTests {
   @Test(
     "a forked child that touches a secret-memory slot dies by SIGSEGV (a sodium slot reads zeros, control); a child's new secrets get slabs of its own; the parent keeps its secrets"
   )
+  // The hazard, by effect: the same kind of mapping without MADV_DONTFORK is
+  // shared with the child, which reads the parent's bytes (the control).
   func forkedChild() async {
     await #expect(processExitsWith: .success) {
       let secret: [UInt8] = (0..<32).map { 0xA0 | UInt8($0 % 16) }
@@ -190,6 +201,13 @@ struct SecureArenaSecretMemoryTests {
       let control = forkAndRun {
         inSodium.withUnsafeBytes { $0.allSatisfy { $0 == 0 } } ? 0 : 2
       }
+      let file = rawSecretMemoryFile()
+      #expect(file >= 0 && ftruncate(file, off_t(pageSize)) == 0)
+      let raw = mmap(nil, pageSize, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0)!
+      close(file)
+      raw.storeBytes(of: 0xA5, as: UInt8.self)
+      let shared = forkAndRun { raw.load(as: UInt8.self) == 0xA5 ? 0 : 4 }
+      munmap(raw, pageSize)
       let touched = forkAndRun {
         inSecretMemory.withUnsafeBytes { Int32($0[0]) }
       }
@@ -202,6 +220,7 @@ struct SecureArenaSecretMemoryTests {
         return holds && isOwn ? 0 : 3
       }
       #expect(control == 0, "status \(control)")
+      #expect(shared == 0, "without MADV_DONTFORK the child reads the parent's secret: \(shared)")
       #expect(touched & 0x7F == SIGSEGV, "status \(touched)")
       #expect(ownSlab == 0, "status \(ownSlab)")
       #expect(inSecretMemory.withUnsafeBytes { Array($0) } == secret)
