@@ -13,12 +13,11 @@
 /// debugger) where the kernel offers it, else `sodium_malloc`. Either way a
 /// guard page before and after, locked in RAM, excluded from core dumps, kept
 /// from a forked child (wiped there for sodium memory, not mapped there at all
-/// for secret memory), no-access outside windows. Its slots come in size classes
-/// (``slotSizes``: 32 to 2,048 bytes; a larger request, or a buffer that grows
-/// past 2,048 bytes, gets a region of its own in the same storage), each
-/// followed by a 16-byte random
-/// canary that is checked when the slot is freed and when a window on it or
-/// its neighbour closes; an overwritten canary ends the process with a message
+/// for secret memory), no-access outside windows. Its slots come in size
+/// classes (``slotSizes``: 32 to 2,048 bytes; a larger request, or a buffer
+/// that grows past 2,048 bytes, gets a region of its own in the same storage),
+/// each followed by a 16-byte random canary that is checked when the slot is
+/// freed and when a window on it or its neighbour closes; an overwritten canary ends the process with a message
 /// naming the arena and the size class, as `sodium_free` ends it for its own.
 /// A freed slot is wiped at once; an empty slab is returned to the system
 /// (except one spare per size class while no other slab of it has room).

@@ -10,9 +10,8 @@ import Synchronization
 /// is: guard pages before and after, locked, excluded from core dumps, kept
 /// from a forked child (`MADV_WIPEONFORK` for sodium memory; `MADV_DONTFORK`
 /// for secret memory, a shared mapping that a child would otherwise share),
-/// no-access. A page becomes readable when the first
-/// window on any slot of it opens and no-access again only when the last one
-/// closes; a write window makes it read-write while it is open. The counts and
+/// no-access. A page becomes readable when the first window on any slot of it
+/// opens and no-access again only when the last one closes; a write window makes it read-write while it is open. The counts and
 /// the `mprotect` calls change under one lock, so no window's closing can make a
 /// page no-access under another's open window.
 ///
@@ -41,7 +40,8 @@ final class ArenaSlab: @unchecked Sendable {
   /// The process that mapped the slab; in a forked child the pages read as
   /// zeros (`MADV_WIPEONFORK`), canaries included, or are not mapped at all
   /// (secret memory, `MADV_DONTFORK`), so neither the canaries are checked nor
-  /// the region freed there, and a window there changes no protection.
+  /// the region freed there, and an `mprotect` that finds nothing there is
+  /// not an error.
   let ownerProcess: Int32
   /// log2 of the page size: a slot's pages by shifting, not dividing.
   private let pageShift = Kernel.pageSize.trailingZeroBitCount
