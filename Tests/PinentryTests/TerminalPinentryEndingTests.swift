@@ -107,8 +107,40 @@ struct TerminalPinentryEndingTests {
     "GETPIN: the answer, the process's end, and the termios and modes as before",
     arguments: PinEnding.all)
   func getPinEnding(_ ending: PinEnding) throws {
+    try Self.check(ending, afterARequest: false)
+  }
+
+  @Test(
+    "a second GETPIN of the session, on the kept relay and buffers: the same answer, end and modes",
+    arguments: PinEnding.all.filter {
+      switch $0.action {
+      case .signal, .clientHangUp: true
+      case .key(let key): key == Key.enter
+      case .wait: false
+      }
+    })
+  func secondGetPinEnding(_ ending: PinEnding) throws {
+    try Self.check(ending, afterARequest: true)
+  }
+
+  /// Runs `ending` on a GETPIN, after a first one answered (`D xy`) in the
+  /// same session when `afterARequest`, and checks the answer, the
+  /// process's end and the terminal after it.
+  static func check(_ ending: PinEnding, afterARequest: Bool) throws {
     let driver = try TerminalPinentryDriver()
     for line in ending.before { try driver.expectOK(line) }
+    if afterARequest {
+      try driver.expectOK("SETPROMPT First:")
+      driver.send("GETPIN")
+      try driver.waitForMasks(0, prompt: "First:")
+      try driver.type(["x", "y"])
+      try driver.waitForMasks(2, prompt: "First:")
+      try driver.type([Key.enter])
+      #expect(try driver.nextLine() == "D xy")
+      #expect(try driver.nextLine() == "OK")
+      let between = try driver.terminal.attributes()
+      #expect(between == driver.terminal.initialAttributes, "between requests: \(between)")
+    }
     try driver.expectOK("SETPROMPT Passphrase:")
     driver.send("GETPIN")
     try driver.waitForMasks(0, prompt: "Passphrase:")
@@ -293,6 +325,31 @@ struct TerminalPinentryAwarenessTests {
     #expect(try driver.bye() == 0)
     let after = try driver.terminal.screen()
     #expect(after.keyboardFlags == [], "popped: \(after.keyboardLog)")
+  }
+
+  @Test("the GETPIN after one that revealed its text starts empty and masked")
+  func nextRequestStartsEmptyAndMasked() throws {
+    let driver = try TerminalPinentryDriver()
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.type(["s", "3", "c", Key.tab])
+    // The control: the first request shows its text.
+    try driver.terminal.waitForText("Passphrase: s3c")
+    try driver.type([Key.enter])
+    #expect(try driver.nextLine() == "D s3c")
+    #expect(try driver.nextLine() == "OK")
+    try driver.expectOK("SETPROMPT Again:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Again:")
+    try driver.type(["x"])
+    let masked = try driver.waitForMasks(1, prompt: "Again:")
+    #expect(!masked.cursorLine.contains("x"), "\(masked)")
+    try driver.type([Key.enter])
+    // Only what this request typed: the field started empty.
+    #expect(try driver.nextLine() == "D x")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
   }
 
   @Test("focus lost while revealed masks the passphrase again")
