@@ -168,8 +168,10 @@ func enterMarker(
       if carriesMarker && !hasPressedEnter {
         // The control: while the field holds it, the scan finds it, in this
         // hardened process too.
-        entry.heldCopies = try ResidueScanner(processID: harness.process.processID).scan(for: marker)
-          .copies
+        entry.heldCopies = try ResidueScanner(processID: harness.process.processID).scan(
+          for: marker
+        )
+        .copies
         harness.typeText("\r")
         hasPressedEnter = true
       }
