@@ -297,6 +297,7 @@ private enum KittyKey {
   static let aWithCapsLock = "\u{1B}[97;65;65u"
   static let b = "\u{1B}[98;;98u"
   static let enter = "\u{1B}[13u"
+  static let enterWithCapsLock = "\u{1B}[13;65u"
 }
 
 @Suite(
@@ -325,6 +326,38 @@ struct TerminalPinentryAwarenessTests {
     #expect(try driver.bye() == 0)
     let after = try driver.terminal.screen()
     #expect(after.keyboardFlags == [], "popped: \(after.keyboardLog)")
+  }
+
+  @Test("caps lock still on at the next GETPIN: its first key shows the warning again")
+  func capsLockStaysKnownAcrossRequests() throws {
+    var options = TerminalSession.Options()
+    options.supportsKeyboardProtocol = true
+    let driver = try TerminalPinentryDriver(terminalOptions: options)
+    try driver.expectOK("OPTION default-capshint=_Feststelltaste ist an")
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.terminal.waitForScreen("keyboard flags pushed") { $0.keyboardFlags == [25] }
+    try driver.type([KittyKey.aWithCapsLock])
+    try driver.terminal.waitForText("Feststelltaste ist an")
+    try driver.type([KittyKey.enterWithCapsLock])
+    #expect(try driver.nextLine() == "D A")
+    #expect(try driver.nextLine() == "OK")
+    try driver.expectOK("SETPROMPT Again:")
+    driver.send("GETPIN")
+    try driver.terminal.waitForScreen("flags pushed again") {
+      $0.keyboardFlags == [25] && $0.cursorLine.hasPrefix("Again:")
+    }
+    try driver.type([KittyKey.aWithCapsLock])
+    let again = try driver.terminal.waitForScreen("the warning under the second field") {
+      $0.shows("Again: •")
+        && $0.lines.drop(while: { !$0.hasPrefix("Again:") })
+          .contains { $0.contains("Feststelltaste ist an") }
+    }
+    #expect(again.shows("Again: •"))
+    try driver.type([KittyKey.enterWithCapsLock])
+    #expect(try driver.nextLine() == "D A")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
   }
 
   @Test("the GETPIN after one that revealed its text starts empty and masked")

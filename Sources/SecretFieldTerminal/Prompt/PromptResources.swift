@@ -68,12 +68,15 @@ public final class PromptResources {
     return try body(relay)
   }
 
-  /// The kept decoder when it was made with `configuration`, else a new one;
-  /// wiped, with no caps-lock state.
+  /// The kept decoder when it was made with `configuration` and knows no
+  /// caps-lock state, else a new one: wiped, with no caps-lock state.
+  ///
+  /// A decoder that saw caps lock reports only its changes, and the new
+  /// field starts not knowing it, so such a decoder is not reused: the field
+  /// would miss a caps lock that stayed on.
   func takeDecoder(for configuration: KeyDecoder.Configuration) throws(PromptError) -> KeyDecoder {
     // Wiped when it was kept: no second wipe (a protection pair per buffer).
-    if var kept = decoder.take(), kept.configuration == configuration {
-      kept.capsLock = nil
+    if let kept = decoder.take(), kept.configuration == configuration, kept.capsLock == nil {
       return kept
     }
     return try KeyDecoder(configuration: configuration)
