@@ -170,9 +170,7 @@ package struct TerminalPinentry: PinentryInterface {
   static func locale(
     for environment: PinentryEnvironment, fallback: TerminalLocale?
   ) -> TerminalLocale {
-    if let lcCtype = environment.lcCtype {
-      return TerminalLocale(environment: ["LC_CTYPE": lcCtype])
-    }
+    if let lcCtype = environment.lcCtype { return TerminalLocale(localeName: lcCtype) }
     return fallback ?? .current
   }
 
