@@ -174,8 +174,20 @@ extension SecureBuffer {
     let newCount = oldCount - range.count + bytes.count
     let tailCount = oldCount - range.upperBound
     if tailCount > 0 && range.count != bytes.count {
-      moveSecretBytes(
-        to: base + range.lowerBound + bytes.count, from: base + range.upperBound, count: tailCount)
+      let destination = base + range.lowerBound + bytes.count
+      let source = base + range.upperBound
+      if destination > source && newCount + tailCount <= region.capacity {
+        // The tail moves right, over itself: a backward string copy runs several
+        // times slower than two forward ones, so bounce it through the spare
+        // capacity past the new end (neither copy overlaps) and wipe that spare
+        // before the window closes.
+        let bounce = base + newCount
+        moveSecretBytes(to: bounce, from: source, count: tailCount)
+        moveSecretBytes(to: destination, from: bounce, count: tailCount)
+        Sodium.zero(bounce, count: tailCount)
+      } else {
+        moveSecretBytes(to: destination, from: source, count: tailCount)
+      }
     }
     if let source = bytes.baseAddress, bytes.count > 0 {
       moveSecretBytes(to: base + range.lowerBound, from: source, count: bytes.count)

@@ -126,3 +126,23 @@ struct SecureBufferOneWindowEditTests {
     return copy
   }
 }
+
+@Suite("SecureBuffer's own copy moves an overlapping tail right")
+struct SecureBufferOverlappingMoveTests {
+  @Test("inserting shifts every tail length and distance as an array does")
+  func everyShift() throws {
+    // Tails of 0 to 40 bytes cover the eight-byte steps of the backward copy
+    // and every remainder; distances of 1 to 9 each overlap it differently.
+    for tailCount in 0...40 {
+      for distance in 1...9 {
+        let original = (0..<(3 + tailCount)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }
+        let inserted = (0..<distance).map { UInt8(200 + $0) }
+        var buffer = try makeBuffer(original)
+        try buffer.replaceSubrange(3..<3, with: inserted)
+        var expected = original
+        expected.insert(contentsOf: inserted, at: 3)
+        #expect(bytes(of: buffer) == expected, "tail \(tailCount), distance \(distance)")
+      }
+    }
+  }
+}
