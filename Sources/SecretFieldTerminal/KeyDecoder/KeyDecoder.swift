@@ -3,12 +3,20 @@ public import SecureMemory
 /// Turns the bytes a terminal sends into ``KeyEvent``s, keeping every byte in
 /// secure memory.
 ///
-/// Bytes go from `read(2)` into the decoder's secure input buffer
-/// (``receive(_:)``); ``next(at:)`` consumes them from the front, one event per
-/// call. The bytes of text and pastes move, through `SecureBuffer`'s own copy,
-/// into a secure payload buffer that ``withPayload(_:)`` lends out until the
-/// next call; consumed input is wiped as it is removed. A character split across
-/// reads, or an escape sequence, waits in the input until it is complete.
+/// Bytes go from `read(2)` into the decoder's secure input buffer. The prompt's
+/// path, ``read(from:maximumCount:at:handling:)``, decodes them and hands every
+/// event to a handler inside the one read-write window the `read` was made in:
+/// text is lent straight from the input, so a typed key costs the input one
+/// protection pair from its arrival to its removal, and the field's edit,
+/// reading it in place, one more on the field's own buffer
+/// (``receive(atMost:receivingWith:at:handling:)`` and ``decode(at:handling:)``
+/// are the same without the `read`). The older path, ``receive(_:)`` and then
+/// ``next(at:)``, returns one event per call and copies text, through
+/// `SecureBuffer`'s own copy, into a secure payload buffer that
+/// ``withPayload(_:)`` lends out until the next call. Pastes and kitty protocol
+/// text go through the payload on either path. Consumed input is wiped as it
+/// is removed. A character split across reads, or an escape sequence, waits in
+/// the input until it is complete.
 ///
 /// The decoder is pure: no I/O, no clock. Time comes in with ``next(at:)``, and
 /// a lone Esc (or any unfinished sequence) becomes an event only when the caller
