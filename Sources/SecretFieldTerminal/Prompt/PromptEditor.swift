@@ -158,8 +158,9 @@ public struct PromptEditor: ~Copyable {
   // MARK: Events
 
   /// Applies one event. `payload` holds the bytes of a ``KeyEvent/text`` or
-  /// ``KeyEvent/paste`` event, lent from the decoder's secure memory
-  /// (``KeyDecoder/withPayload(_:)``); it is read in place, never copied out.
+  /// ``KeyEvent/paste`` event, lent from the decoder's secure memory (inside
+  /// its window, ``KeyDecoder/decode(at:handling:)``, or by
+  /// ``KeyDecoder/withPayload(_:)``); it is read in place, never copied out.
   ///
   /// - Complexity: that of the edit on the field; a paste is also scanned once
   ///   for line breaks (and the stack wiped after).
