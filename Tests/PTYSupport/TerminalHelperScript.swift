@@ -10,7 +10,7 @@ let terminalHelperScript = #"""
   # a terminal emulator (pyte) whose screen the test reads.
   #
   # Protocol: one JSON object per line on stdin, one JSON reply per line on stdout.
-  import errno, fcntl, json, os, re, select, signal, struct, sys, termios, time
+  import errno, fcntl, json, os, re, resource, select, signal, struct, sys, termios, time
   import pyte
 
   KITTY = re.compile(rb"\x1b\[([<>=?])([0-9;:]*)u")
@@ -86,6 +86,11 @@ let terminalHelperScript = #"""
                           except (OSError, ValueError):
                               pass
                   signal.pthread_sigmask(signal.SIG_SETMASK, [])
+                  if command.get("cwd"):
+                      os.chdir(command["cwd"])
+                  if command.get("core_dumps"):
+                      hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
+                      resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
                   if controlling:
                       os.setpgid(0, 0)
                       signal.signal(signal.SIGTTOU, signal.SIG_IGN)
@@ -143,7 +148,8 @@ let terminalHelperScript = #"""
                   self.statuses.append({"kind": "exited", "value": os.WEXITSTATUS(status)})
                   self.pid = None
               elif os.WIFSIGNALED(status):
-                  self.statuses.append({"kind": "signaled", "value": os.WTERMSIG(status)})
+                  self.statuses.append({"kind": "signaled", "value": os.WTERMSIG(status),
+                                        "core_dumped": os.WCOREDUMP(status)})
                   self.pid = None
               elif os.WIFSTOPPED(status):
                   self.statuses.append({"kind": "stopped", "value": os.WSTOPSIG(status)})

@@ -17,6 +17,11 @@ struct FatalSignal: CustomTestStringConvertible, Sendable {
     FatalSignal(name: "SIGXCPU", number: SIGXCPU), FatalSignal(name: "SIGXFSZ", number: SIGXFSZ),
     FatalSignal(name: "SIGPWR", number: SIGPWR), FatalSignal(name: "SIGQUIT", number: SIGQUIT),
     FatalSignal(name: "SIGSTKFLT", number: SIGSTKFLT), FatalSignal(name: "SIGIO", number: SIGIO),
+    // The C library's range, never hard-coded: glibc keeps the first ones.
+    FatalSignal(name: "SIGRTMIN", number: __libc_current_sigrtmin()),
+    FatalSignal(name: "SIGRTMIN+1", number: __libc_current_sigrtmin() + 1),
+    FatalSignal(name: "SIGRTMAX-1", number: __libc_current_sigrtmax() - 1),
+    FatalSignal(name: "SIGRTMAX", number: __libc_current_sigrtmax()),
   ]
   static let faults = [
     FatalSignal(name: "SIGSEGV", number: SIGSEGV), FatalSignal(name: "SIGBUS", number: SIGBUS),

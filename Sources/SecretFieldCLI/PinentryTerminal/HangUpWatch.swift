@@ -1,4 +1,5 @@
 import Glibc
+import SecretFieldTerminal
 
 /// Watches the pipe a pinentry's answers go to while the user is asked, and
 /// turns the client's going away into `SIGHUP` for this process.
@@ -37,7 +38,8 @@ final class HangUpWatch: Sendable {
       &created, nil,
       { context in
         let watch = Unmanaged<Watch>.fromOpaque(context!).takeRetainedValue()
-        watch.run()
+        // It runs while the terminal is raw: a fault here must restore it.
+        FaultHandler.withAlternateStack { watch.run() }
         return nil
       }, context)
     if result != 0 {
