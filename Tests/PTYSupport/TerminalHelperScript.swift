@@ -17,6 +17,21 @@ let terminalHelperScript = #"""
   PARTIAL = re.compile(rb"\x1b(\[[0-9;:<>=?]*)?$")
 
 
+  def reset_library_signals():
+      """Puts the signals glibc keeps for itself (32 up to SIGRTMIN) back to
+      their default action with the raw rt_sigaction system call: glibc's
+      sigaction refuses them, and a test runner may have them ignored, which
+      exec would pass on."""
+      import ctypes, platform
+      number = {"x86_64": 13, "aarch64": 134}.get(platform.machine())
+      if number is None:
+          return
+      libc = ctypes.CDLL(None, use_errno=True)
+      default = ctypes.create_string_buffer(32)  # handler, flags, restorer, mask: all 0
+      for signum in range(32, signal.SIGRTMIN):
+          libc.syscall(ctypes.c_long(number), ctypes.c_long(signum), default, None, ctypes.c_long(8))
+
+
   class Screen(pyte.HistoryScreen):
       def __init__(self, terminal, columns, rows):
           super().__init__(columns, rows, history=2000, ratio=0.5)
@@ -86,6 +101,7 @@ let terminalHelperScript = #"""
                           except (OSError, ValueError):
                               pass
                   signal.pthread_sigmask(signal.SIG_SETMASK, [])
+                  reset_library_signals()
                   if command.get("cwd"):
                       os.chdir(command["cwd"])
                   if command.get("core_dumps"):

@@ -32,7 +32,10 @@ public enum FaultHandler {
   /// from the process's own fault.
   public static let faults: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS]
 
-  /// Installs the handler for ``faults``. Call it once, first thing in `main`.
+  /// Installs the handler for ``faults``, and keeps the signals the C library
+  /// reserves for itself (32 and 33 with glibc) from ending the process: no
+  /// handler can take those, so they are ignored. Call it once, first thing
+  /// in `main`, before any thread starts.
   ///
   /// - Returns: false when it left the runtime's backtracer in place (a debug
   ///   build with `SWIFT_BACKTRACE` set).
@@ -49,6 +52,7 @@ public enum FaultHandler {
     sigemptyset(&unblocked)
     for signal in faults { sigaddset(&unblocked, signal) }
     pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+    LibraryInternalSignals.ignore()
     // The main thread runs the prompt; its stack is the one a runaway
     // recursion exhausts. (This replaces the Swift runtime's own.)
     AlternateSignalStack().keepForLife()
