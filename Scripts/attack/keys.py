@@ -9,7 +9,7 @@ strings, malformed CSI, C1 controls as UTF-8, kitty keys whose parameters
 overflow, invalid UTF-8), then Enter. The password printed must be the text
 segments, in order, byte for byte: a byte of a control sequence that came out
 as text is an inserted byte. Pastes inside the field's limit count as text;
-a paste bomb over the limit may be refused whole, never cut.
+a paste bomb over the field's limit must be refused whole.
 
 Usage: keys.py [SESSIONS] [SEED]
 """
@@ -49,7 +49,9 @@ def adversarial(rng):
         return (ESC + b"[" + rng.choice([b"-", b" ", b"!", b"/"]) + rng.choice([b"1", b"1;2", b"99"])
                 + rng.choice([b"u", b"~", b"A"]))
     if kind == 5:  # C1 controls as UTF-8, CSI among them
-        c1 = bytes([0xC2, rng.randint(0x80, 0x9F)])
+        # Not the string introducers (DCS, SOS, OSC, PM, APC) nor the single
+        # shifts bare: by the grammar what follows them is theirs, not text.
+        c1 = bytes([0xC2, rng.choice([n for n in range(0x80, 0xA0) if n not in (0x8E, 0x8F, 0x90, 0x98, 0x9D, 0x9E, 0x9F)])])
         tail = b"1~" if c1 == b"\xc2\x9b" else b""
         return c1 + tail
     if kind == 6:  # kitty key with an overflowing modifier or code point
@@ -57,14 +59,16 @@ def adversarial(rng):
         return ESC + b"[" + rng.choice([b"97;" + big, big, b"97:" + big + b";1", b"97;1;" + big]) + b"u"
     if kind == 7:  # invalid UTF-8
         return rng.choice([b"\xff", b"\xc0\x80", b"\xe2\x82", b"\xf8\x88\x80\x80\x80", b"\xed\xa0\x80", b"\x80"])
-    if kind == 8:  # SS3 and SS2 with odd finals
-        return ESC + rng.choice([b"O", b"N"]) + bytes([rng.randint(0x40, 0x7E)])
+    if kind == 8:  # SS3 function keys F1 to F4 (no edit)
+        return ESC + b"O" + rng.choice([b"P", b"Q", b"R", b"S"])
     if kind == 9:  # CSI with private markers and intermediates
         return ESC + b"[" + rng.choice([b"?", b">", b"=", b"<"]) + b"1;2" + rng.choice([b"$", b"\"", b" "]) + bytes([rng.randint(0x40, 0x7E)])
     if kind == 10:  # focus in/out and mouse reports
-        return rng.choice([ESC + b"[I", ESC + b"[O", ESC + b"[M" + bytes([32, 40, 40]), ESC + b"[<0;10;5M"])
-    if kind == 11:  # a CSI interrupted by CAN or SUB (ends it)
-        return ESC + b"[12;" + rng.choice([b"\x18", b"\x1a"])
+        # (Not X10 mouse reports: by the grammar their three bytes after
+        # `CSI M` are text, and the prompt never turns mouse reports on.)
+        return rng.choice([ESC + b"[I", ESC + b"[O", ESC + b"[<0;10;5M", ESC + b"[<0;10;5m"])
+    if kind == 11:  # a CSI interrupted by CAN (not SUB: that is the ^Z key, suspend)
+        return ESC + b"[12;\x18"
     if kind == 12:  # a CSI that a new ESC interrupts, then a complete one
         return ESC + b"[1;2" + ESC + b"[B"
     if kind == 13:  # kitty key with text field and association
@@ -79,7 +83,7 @@ def stream(rng, limit):
     segments, typed = [], b""
     for _ in range(rng.randint(1, 14)):
         choice = rng.random()
-        if choice < 0.45:
+        if choice < 0.45 or (segments and segments[-1][1] is None and choice < 0.6):
             text = text_segment(rng)
             if len(typed) + len(text) > limit:
                 continue
@@ -104,16 +108,14 @@ def stream(rng, limit):
 
 def run(argv, env, prompt, rng):
     segments, typed = stream(rng, 200)
+    bombs = any(text is None for _, text in segments)
     session = Session(argv, env=env)
     findings = []
     try:
         if not session.wait_for(prompt):
             return ["no prompt: %s %r" % (describe(session.poll_status()), session.error[-300:])], typed
-        bombs = False
         for data, text in segments:
             session.type(data)
-            if text is None:
-                bombs = True
             session.pump(0.005)
         session.type(b"\r")
         status = session.wait_exit(60)
@@ -123,8 +125,9 @@ def run(argv, env, prompt, rng):
         if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
             findings.append("ended by %s, stderr %r" % (describe(status), session.error[-200:]))
         elif printed != typed + b"\n":
-            if not bombs:
-                findings.append("printed %r, typed %r" % (printed[:120], typed[:120]))
+            sent = [data[:16] for data, text in segments if not text]
+            findings.append("printed %r, typed %r; sequences %r%s" % (
+                printed[:120], typed[:120], sent, " (a paste bomb, refused whole)" if bombs else ""))
         if not session.restored():
             findings.append("terminal not restored")
         if BACKTRACE.search(session.error):

@@ -160,7 +160,19 @@ class Session:
     # -- writing and state ----------------------------------------------------
 
     def type(self, data):
-        os.write(self.master, data)
+        """Writes all of `data` to the master (it is non-blocking, and a pty
+        takes a few KiB at a time), taking in output meanwhile."""
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.master, view)
+                view = view[written:]
+            except BlockingIOError:
+                pass
+            if view:
+                if self.poll_status() is not None:
+                    return
+                self.pump(0.01)
         self.pump(0)
 
     def attributes(self):
