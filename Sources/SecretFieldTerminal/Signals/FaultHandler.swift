@@ -17,13 +17,26 @@ import Synchronization
 /// signal again: the process dies by the same signal (a real fault, returning
 /// into the faulting instruction, dies the same way).
 ///
+/// It runs on an alternate signal stack (`sigaltstack(2)`, `SA_ONSTACK`): a
+/// stack overflow leaves no room on the thread's own stack for any handler.
+/// The main thread gets one at ``install()``; a thread that runs while the
+/// terminal is raw gets one with ``withAlternateStack(_:)``. The kernel saves
+/// the faulting thread's registers, the vector registers included, in the
+/// frame it builds there, and a register may hold secret bytes (a fault in
+/// the middle of an edit): before it raises the signal again, the handler
+/// zeroes that frame, from the saved context to the top of the stack. What
+/// it cannot zero are the few callee-saved general registers (at most six
+/// words) that its own prologues push below the frame; they are gone a
+/// moment later with the process, which writes no core file (the process
+/// hardening, and the alternate stack is `MADV_DONTDUMP`).
+///
 /// Installing it replaces the Swift runtime's backtracer for those signals,
 /// which prints memory near the registers to standard error: a password tool
 /// must not. In a debug build, `SWIFT_BACKTRACE` in the environment keeps the
 /// runtime's backtracer instead (and the terminal is then not restored on a
 /// fault).
 ///
-/// - Cost: an ``AlternateSignalStack`` for the main thread (about 70 KiB of
+/// - Cost: an alternate signal stack for the main thread (about 70 KiB of
 ///   address space, 64 KiB of it locked), seven `sigaction` calls and a
 ///   `pthread_sigmask` (unblocking them) at install; a few atomic stores each
 ///   time raw mode is entered or left.
@@ -68,7 +81,7 @@ public enum FaultHandler {
     return true
   }
 
-  /// Runs `body` with an ``AlternateSignalStack`` for the calling thread, so
+  /// Runs `body` with an alternate signal stack for the calling thread, so
   /// that a fault on it, a stack overflow included, still restores the
   /// terminal. Call it at the top of every thread the tool starts that runs
   /// while the terminal is raw; the stack is unmapped when `body` returns.
