@@ -157,14 +157,35 @@ struct SignalRelayTests {
     #expect(TerminalSignal.continue.response == .resume)
     #expect(TerminalSignal.windowChange.response == .resize)
     // Every signal whose default action ends the process (signal(7): Term or
-    // Core) but the faults, which the fault handler takes, and the real-time ones.
+    // Core) but the faults, which the fault handler takes; the real-time ones
+    // from the C library's SIGRTMIN, never the ones it keeps for itself.
     let fatal = Set(TerminalSignal.fatal.map(\.number))
+    let realTime = Set(__libc_current_sigrtmin()...__libc_current_sigrtmax())
+    #expect(!realTime.contains(32) && !realTime.isEmpty)
     #expect(
-      fatal == [
-        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
-        SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO,
-      ])
-    #expect(TerminalSignal.relayed.count == 20)
+      fatal
+        == Set([
+          SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
+          SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO,
+        ]).union(realTime))
+    #expect(TerminalSignal.relayed.count == 20 + realTime.count)
+    #expect(TerminalSignal(number: __libc_current_sigrtmin()).description == "SIGRTMIN")
+    #expect(TerminalSignal(number: __libc_current_sigrtmin() + 2).description == "SIGRTMIN+2")
+    #expect(TerminalSignal(number: __libc_current_sigrtmax()).description == "SIGRTMAX")
+  }
+
+  @Test("a raised SIGRTMIN and SIGRTMAX are relayed, not fatal")
+  func relaysRealTime() async {
+    await #expect(processExitsWith: .success) {
+      let relay = try! SignalRelay()
+      unblockSignalsInThisThread()
+      raise(__libc_current_sigrtmin())
+      raise(__libc_current_sigrtmax())
+      #expect(
+        relay.pendingSignals().map(\.number) == [
+          __libc_current_sigrtmin(), __libc_current_sigrtmax(),
+        ])
+    }
   }
 }
 

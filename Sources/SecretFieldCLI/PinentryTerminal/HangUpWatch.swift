@@ -1,4 +1,5 @@
 import Glibc
+import SecretFieldTerminal
 import Synchronization
 
 /// Watches the pipe a pinentry's answers go to while the user is asked, and
@@ -59,7 +60,8 @@ final class HangUpWatch: Sendable {
       &created, nil,
       { context in
         let watch = Unmanaged<Watch>.fromOpaque(context!).takeRetainedValue()
-        watch.run()
+        // It runs while the terminal is raw: a fault here must restore it.
+        FaultHandler.withAlternateStack { watch.run() }
         return nil
       }, context)
     if result != 0 {
