@@ -94,6 +94,12 @@ private struct KeyPath: ~Copyable {
   var editor: PromptEditor
   var renderer: PromptRenderer
   let configuration: PromptConfiguration
+  /// The frame's line, widths, status lines and screen bytes, kept with their
+  /// capacity as `PromptLoop` keeps them.
+  var line: DisplayLine
+  var cellColumns: [Int] = []
+  var statusLines: [PromptStatusLine] = []
+  var output = ScreenOutput()
   /// What the last frame wrote, kept with its capacity.
   var screen: [UInt8] = []
   let key: UnsafeMutableRawBufferPointer
@@ -106,6 +112,7 @@ private struct KeyPath: ~Copyable {
     let statusLineCapacity = editor.maximumStatusLineCount(annotating: false)
     self.configuration = configuration
     self.decoder = decoder
+    line = editor.field.render(at: .now)
     self.editor = editor
     renderer = PromptRenderer(
       configuration: configuration, locale: locale, statusLineCapacity: statusLineCapacity)
@@ -147,17 +154,15 @@ private struct KeyPath: ~Copyable {
 
   /// Draws the frame as `PromptLoop.draw` does, gathering the text.
   mutating func draw(editedFrom: Int?) {
-    let line = editor.field.render(at: .now)
-    let widths = renderer.cellColumns(of: line, in: editor.field)
-    let status = editor.statusLines(for: line, annotation: nil)
-    let operations = renderer.draw(
-      line, cellColumns: widths, status: status, columns: 80, rows: 24, editedFrom: editedFrom)
+    editor.field.render(at: .now, into: &line)
+    renderer.cellColumns(of: line, in: editor.field, into: &cellColumns)
+    editor.statusLines(for: line, annotation: nil, into: &statusLines)
+    renderer.draw(
+      line, cellColumns: cellColumns, status: statusLines, columns: 80, rows: 24,
+      editedFrom: editedFrom, into: &output)
+    precondition(output.reveals.isEmpty, "key_path_append: a masked frame revealed text")
+    // What `ScreenWriter` does with a frame's text before its one write.
     screen.removeAll(keepingCapacity: true)
-    for operation in operations {
-      guard case .text(let text) = operation else {
-        preconditionFailure("key_path_append: a masked frame revealed text")
-      }
-      screen.append(contentsOf: text.utf8)
-    }
+    screen.append(contentsOf: output.text)
   }
 }

@@ -30,6 +30,13 @@ public struct ScreenWriter {
     pending.append(contentsOf: text.utf8)
   }
 
+  /// Gathers a frame's text (``ScreenOutput/text``), never a secret: copied
+  /// into the buffer, which keeps its capacity, so nothing is allocated once it
+  /// has room for a frame.
+  mutating func append(bytes: ArraySlice<UInt8>) {
+    pending.append(contentsOf: bytes)
+  }
+
   /// Writes what was gathered, then the bytes in `range` of `secret`, from inside
   /// a read window on it (`SecureBuffer.write(to:range:)`).
   ///
