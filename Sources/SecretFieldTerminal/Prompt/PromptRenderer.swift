@@ -275,7 +275,7 @@ public struct PromptRenderer: Sendable {
   ) {
     widths.removeAll(keepingCapacity: true)
     widths.reserveCapacity(line.cells.count)
-    guard line.cells.contains(where: \.isRevealed) else {
+    guard Self.revealsAny(line) else {
       for _ in line.cells.indices { widths.append(maskColumns) }
       return
     }
@@ -285,13 +285,21 @@ public struct PromptRenderer: Sendable {
     wipeStack()
   }
 
+  /// Whether any cell of `line` is revealed. (Loops here and below go by index:
+  /// generic algorithms and slice iterators allocate in a debug build, and
+  /// KeyPathAllocationTests counts the debug build too.)
+  static func revealsAny(_ line: DisplayLine) -> Bool {
+    for index in line.cells.indices where line.cells[index].isRevealed { return true }
+    return false
+  }
+
   @inline(never)
   static func measure(
     _ line: DisplayLine, _ bytes: UnsafeRawBufferPointer, maskColumns: Int,
     into widths: inout [Int]
   ) {
-    for cell in line.cells {
-      guard case .revealed(let range) = cell.content else {
+    for index in line.cells.indices {
+      guard case .revealed(let range) = line.cells[index].content else {
         widths.append(maskColumns)
         continue
       }
@@ -355,7 +363,9 @@ public struct PromptRenderer: Sendable {
     _ status: [PromptStatusLine], _ capacity: Int, _ columns: Int
   ) -> [PromptStatusLine] {
     let given = status.prefix(capacity)
-    if let shownStatus, shownStatus.columns == columns, shownStatus.given.elementsEqual(given) {
+    if let shownStatus, shownStatus.columns == columns,
+      Self.startsEqual(status, count: given.count, shownStatus.given)
+    {
       return shownStatus.shown
     }
     let shown = given.map {
@@ -363,6 +373,15 @@ public struct PromptRenderer: Sendable {
     }
     shownStatus = ShownStatus(given: Array(given), columns: columns, shown: shown)
     return shown
+  }
+
+  /// Whether the first `count` of `lines` are `other`, compared by index.
+  static func startsEqual(
+    _ lines: [PromptStatusLine], count: Int, _ other: [PromptStatusLine]
+  ) -> Bool {
+    guard other.count == count else { return false }
+    for index in 0..<count where lines[index] != other[index] { return false }
+    return true
   }
 
   /// Lays `line` out in `frame`, reusing its buffers: the cells that fit
@@ -467,10 +486,11 @@ public struct PromptRenderer: Sendable {
 
   func drawCells(of frame: Frame, from first: Int, into output: inout ScreenOutput) {
     var column = frame.fieldColumn
-    for cell in frame.cells[..<first] { column += cell.columns }
+    for index in 0..<first { column += frame.cells[index].columns }
     output.appendCursorToColumn(column)
     var placedByTerminal = true
-    for cell in frame.cells[first...] {
+    for index in first..<frame.cells.count {
+      let cell = frame.cells[index]
       if !placedByTerminal { output.appendCursorToColumn(column) }
       if let range = cell.revealed {
         if cell.hasPlaceholder { output.append(placeholder) }
