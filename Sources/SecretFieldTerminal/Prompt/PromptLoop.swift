@@ -337,36 +337,14 @@ struct PromptLoop: ~Copyable {
       editedFrom: editedFrom, redrawingAll: redrawsAll, into: &output)
     editedFrom = nil
     redrawsAll = false
-    try Self.perform(output, field: editor.field, writer: &writer)
+    try writer.write(output, revealingFrom: editor.field)
   }
 
   /// Ends the entry on the screen: masked, status lines erased, cursor below.
   mutating func finish() throws(PromptError) {
     editor.field.render(at: .now, into: &line)
     renderer.finish(line, columns: columns, into: &output)
-    try Self.perform(output, field: editor.field, writer: &writer)
-  }
-
-  /// Writes a frame: its text through the writer's buffer, its revealed ranges
-  /// from one read window on the field straight to the terminal, in order.
-  static func perform(
-    _ output: ScreenOutput, field: borrowing SecretFieldState, writer: inout ScreenWriter
-  ) throws(PromptError) {
-    guard !output.reveals.isEmpty else {
-      writer.append(bytes: output.text[...])
-      try writer.flush()
-      return
-    }
-    try field.withSecret { bytes throws(PromptError) in
-      var start = 0
-      for reveal in output.reveals {
-        writer.append(bytes: output.text[start..<reveal.offset])
-        try writer.appendRevealed(UnsafeRawBufferPointer(rebasing: bytes[reveal.utf8Range]))
-        start = reveal.offset
-      }
-      writer.append(bytes: output.text[start...])
-      try writer.flush()
-    }
+    try writer.write(output, revealingFrom: editor.field)
   }
 
   // MARK: Secrets
