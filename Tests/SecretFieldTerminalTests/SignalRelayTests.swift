@@ -74,6 +74,37 @@ struct SignalRelayTests {
     }
   }
 
+  @Test("paused, a fatal signal kills the process by itself, as with no relay installed")
+  func pausedFatalSignalKills() async {
+    await #expect(processExitsWith: .signal(SIGTERM)) {
+      let relay = try! SignalRelay()
+      relay.pauseRelaying()
+      unblockSignalsInThisThread()
+      raise(SIGTERM)
+      withExtendedLifetime(relay.descriptor) {}
+    }
+  }
+
+  @Test("paused, SIGWINCH does nothing and is not relayed; resumed, signals are relayed again")
+  func pausedThenResumed() async {
+    await #expect(processExitsWith: .success) {
+      let relay = try! SignalRelay()
+      relay.pauseRelaying()
+      let pausedIsRelaying = relay.isRelaying
+      #expect(!pausedIsRelaying)
+      unblockSignalsInThisThread()
+      raise(SIGWINCH)
+      #expect(relay.pendingSignals() == [])
+      relay.resumeRelaying()
+      let resumedIsRelaying = relay.isRelaying
+      #expect(resumedIsRelaying)
+      // The control: the same signals, relayed, are not fatal and arrive.
+      raise(SIGWINCH)
+      raise(SIGTERM)
+      #expect(relay.pendingSignals() == [.windowChange, .terminate])
+    }
+  }
+
   @Test("a second relay while one is installed traps")
   func secondRelayTraps() async {
     await #expect(processExitsWith: .failure) {
