@@ -67,7 +67,8 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
-    // Counts malloc/calloc/realloc calls for the benchmarks' allocation figures.
+    // Counts malloc/calloc/realloc calls for the benchmarks' allocation figures
+    // and the tests that pin the key path's (KeyPathAllocationTests).
     .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
     .executableTarget(
       name: "SecretFieldBenchmarks",
@@ -97,7 +98,7 @@ let package = Package(
       name: "SecretFieldTerminalTests",
       dependencies: [
         "SecretFieldTerminal", "SecretField", "SecureMemory", "TestSupport", "PTYSupport",
-        "pty-probe",
+        "pty-probe", "AllocationCounter",
       ],
       swiftSettings: swiftSettings
     ),

@@ -11,6 +11,20 @@ extension SecretFieldState {
   ///
   /// - Complexity: O(``count``); reads no secret byte.
   public func render(at now: ContinuousClock.Instant) -> DisplayLine {
+    var line = DisplayLine(
+      cells: [], maskGlyph: maskGlyph, caret: 0, selection: 0..<0, showsCapsLockHint: false,
+      isRevealed: false, isMaskedForCapture: false, revealEndsAt: nil)
+    render(at: now, into: &line)
+    return line
+  }
+
+  /// Renders the line to draw at `now` into `line`, as ``render(at:)`` does,
+  /// reusing its cells' buffer: a front end that keeps one line from frame to
+  /// frame allocates nothing once the buffer has room for the field.
+  ///
+  /// - Complexity: O(``count``); reads no secret byte; allocates only when
+  ///   `line`'s cells have no room for ``count`` (or share their buffer).
+  public func render(at now: ContinuousClock.Instant, into line: inout DisplayLine) {
     let showsAll = isShowingText
     let lastTypedIndex: Int? =
       if let lastTyped, !isMaskedForCapture, isFocused, now < lastTyped.until {
@@ -18,19 +32,21 @@ extension SecretFieldState {
       } else {
         nil
       }
-    var cells: [DisplayLine.Cell] = []
-    cells.reserveCapacity(count)
+    line.cells.removeAll(keepingCapacity: true)
+    line.cells.reserveCapacity(count)
     for character in 0..<count {
       let content: DisplayLine.Cell.Content =
         showsAll || character == lastTypedIndex
         ? .revealed(utf8Range: index.byteRange(of: character..<character + 1)) : .masked
-      cells.append(DisplayLine.Cell(index: character, content: content))
+      line.cells.append(DisplayLine.Cell(index: character, content: content))
     }
-    return DisplayLine(
-      cells: cells, maskGlyph: maskGlyph, caret: caret, selection: selection,
-      showsCapsLockHint: capsLock == .on && isFocused, isRevealed: showsAll,
-      isMaskedForCapture: isMaskedForCapture,
-      revealEndsAt: lastTypedIndex == nil ? nil : lastTyped?.until)
+    line.maskGlyph = maskGlyph
+    line.caret = caret
+    line.selection = selection
+    line.showsCapsLockHint = capsLock == .on && isFocused
+    line.isRevealed = showsAll
+    line.isMaskedForCapture = isMaskedForCapture
+    line.revealEndsAt = lastTypedIndex == nil ? nil : lastTyped?.until
   }
 
   /// Calls `body` with the bytes of a revealed cell, readable only while it runs,

@@ -43,8 +43,12 @@ struct ClusterIndex {
   struct Splice {
     /// Old offsets `0..<keptPrefix` stay as they are.
     var keptPrefix: Int
-    /// New offsets (new byte positions) between the kept prefix and the tail.
+    /// New offsets (new byte positions) between the kept prefix and the tail:
+    /// those in `middle`, then every position in `middleRun`.
     var middle: [Int]
+    /// A run of one-byte characters after `middle`, as a range: an append
+    /// planned without reading allocates no array for it.
+    var middleRun: Range<Int> = 0..<0
     /// Old offsets from `resumeAt` on stay, shifted by `delta`.
     var resumeAt: Int
     var delta: Int
@@ -135,7 +139,7 @@ struct ClusterIndex {
     }
     return Splice(
       keptPrefix: range.lowerBound + 1,
-      middle: Array(stride(from: low + 1, through: low + replacementCount, by: 1)),
+      middle: [], middleRun: (low + 1)..<(low + replacementCount + 1),
       resumeAt: offsets.count, delta: 0, newByteCount: low + replacementCount,
       newCharacterCount: range.lowerBound + replacementCount)
   }
@@ -160,11 +164,23 @@ struct ClusterIndex {
       return
     }
     offsets.replaceSubrange(splice.keptPrefix..<splice.resumeAt, with: splice.middle)
+    // One by one, appended where they end the offsets (an append planned
+    // without reading): insert(contentsOf:) and insert(_:at:) go through a
+    // generic replaceSubrange, which allocates in a debug build.
+    var position = splice.keptPrefix + splice.middle.count
+    for offset in splice.middleRun {
+      if position == offsets.count {
+        offsets.append(offset)
+      } else {
+        offsets.insert(offset, at: position)
+      }
+      position += 1
+    }
     if splice.delta != 0 {
       // Through the buffer, with a wrapping add (an offset plus a delta stays
       // within the text's length, so it cannot overflow): no bounds or overflow
       // check per element, so the shift of every later boundary vectorises.
-      let start = splice.keptPrefix + splice.middle.count
+      let start = splice.keptPrefix + splice.middle.count + splice.middleRun.count
       let delta = splice.delta
       offsets.withUnsafeMutableBufferPointer { offsets in
         for index in start..<offsets.count { offsets[index] &+= delta }

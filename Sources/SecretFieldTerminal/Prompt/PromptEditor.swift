@@ -58,6 +58,10 @@ public struct PromptEditor: ~Copyable {
   public private(set) var captureReason: String?
   /// What joins the parts of the hint.
   let hintSeparator: String
+  /// The hint line while masked and while revealed, joined once: a frame
+  /// takes them without building a string.
+  let maskedHint: String
+  let revealedHint: String
 
   /// An editor with an empty field, masked with `configuration`'s glyph (or
   /// `locale`'s), showing ``PromptConfiguration/initialMessage``.
@@ -104,6 +108,10 @@ public struct PromptEditor: ~Copyable {
     self.configuration = configuration
     message = configuration.initialMessage
     hintSeparator = configuration.texts.hintSeparator ?? (locale.isUTF8 ? " · " : " | ")
+    maskedHint = Self.hint(
+      isRevealed: false, configuration: configuration, separator: hintSeparator)
+    revealedHint = Self.hint(
+      isRevealed: true, configuration: configuration, separator: hintSeparator)
   }
 
   /// A new, empty field for `configuration` (its limits, policy, mode and
@@ -327,15 +335,25 @@ public struct PromptEditor: ~Copyable {
   /// such as a pinentry's quality bar), and the hint.
   public func statusLines(for line: DisplayLine, annotation: String? = nil) -> [PromptStatusLine] {
     var lines: [PromptStatusLine] = []
+    statusLines(for: line, annotation: annotation, into: &lines)
+    return lines
+  }
+
+  /// Puts ``statusLines(for:annotation:)``'s lines in `lines`, reusing its
+  /// buffer: with room for them, nothing is allocated (the texts are the
+  /// editor's own, shared).
+  public func statusLines(
+    for line: DisplayLine, annotation: String?, into lines: inout [PromptStatusLine]
+  ) {
+    lines.removeAll(keepingCapacity: true)
     if let message { lines.append(PromptStatusLine(message, style: .message)) }
     if line.showsCapsLockHint {
       lines.append(PromptStatusLine(configuration.texts.capsLock, style: .warning))
     }
     if let annotation { lines.append(PromptStatusLine(annotation, style: .warning)) }
     if configuration.showsHint {
-      lines.append(PromptStatusLine(hint(isRevealed: line.isRevealed), style: .hint))
+      lines.append(PromptStatusLine(line.isRevealed ? revealedHint : maskedHint, style: .hint))
     }
-    return lines
   }
 
   /// The most lines ``statusLines(for:annotation:)`` returns, so a renderer can
@@ -344,7 +362,9 @@ public struct PromptEditor: ~Copyable {
     2 + (annotating ? 1 : 0) + (configuration.showsHint ? 1 : 0)
   }
 
-  private func hint(isRevealed: Bool) -> String {
+  private static func hint(
+    isRevealed: Bool, configuration: PromptConfiguration, separator hintSeparator: String
+  ) -> String {
     let texts = configuration.texts
     var parts: [String] = []
     if configuration.offersReveal {

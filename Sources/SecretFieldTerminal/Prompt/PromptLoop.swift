@@ -11,6 +11,12 @@ struct PromptLoop: ~Copyable {
   var editor: PromptEditor
   var renderer: PromptRenderer
   var writer: ScreenWriter
+  /// The last frame's line, widths and screen bytes, kept for their buffers:
+  /// a key drawn into them allocates nothing (see ``PromptRenderer``).
+  var line: DisplayLine
+  var cellColumns: [Int] = []
+  var statusLines: [PromptStatusLine] = []
+  var output = ScreenOutput()
   let configuration: PromptConfiguration
   /// When the whole prompt times out.
   let deadline: ContinuousClock.Instant?
@@ -60,6 +66,7 @@ struct PromptLoop: ~Copyable {
       configuration: configuration, locale: locale,
       statusLineCapacity: editor.maximumStatusLineCount(annotating: annotates))
     writer = ScreenWriter(terminal: terminal)
+    line = editor.field.render(at: .now)
     self.configuration = configuration
     deadline = configuration.timeout.map { ContinuousClock.now + $0 }
     columns = terminal.size?.columns ?? 80
@@ -323,48 +330,23 @@ struct PromptLoop: ~Copyable {
       annotation = annotate(editor.field)
     }
     needsAnnotation = false
-    let line = editor.field.render(at: .now)
+    editor.field.render(at: .now, into: &line)
     revealEndsAt = line.revealEndsAt
-    let widths = renderer.cellColumns(of: line, in: editor.field)
-    let status = editor.statusLines(for: line, annotation: annotation)
-    let operations = renderer.draw(
-      line, cellColumns: widths, status: status, columns: columns, rows: rows,
-      editedFrom: editedFrom, redrawingAll: redrawsAll)
+    renderer.cellColumns(of: line, in: editor.field, into: &cellColumns)
+    editor.statusLines(for: line, annotation: annotation, into: &statusLines)
+    renderer.draw(
+      line, cellColumns: cellColumns, status: statusLines, columns: columns, rows: rows,
+      editedFrom: editedFrom, redrawingAll: redrawsAll, into: &output)
     editedFrom = nil
     redrawsAll = false
-    try Self.perform(operations, field: editor.field, writer: &writer)
+    try writer.write(output, revealingFrom: editor.field)
   }
 
   /// Ends the entry on the screen: masked, status lines erased, cursor below.
   mutating func finish() throws(PromptError) {
-    let operations = renderer.finish(editor.field.render(at: .now), columns: columns)
-    try Self.perform(operations, field: editor.field, writer: &writer)
-  }
-
-  /// Writes `operations`, the revealed ranges from one read window on the field.
-  static func perform(
-    _ operations: [ScreenOperation], field: borrowing SecretFieldState,
-    writer: inout ScreenWriter
-  ) throws(PromptError) {
-    let revealsText = operations.contains {
-      if case .revealed = $0 { true } else { false }
-    }
-    guard revealsText else {
-      for case .text(let text) in operations { writer.append(text) }
-      try writer.flush()
-      return
-    }
-    try field.withSecret { bytes throws(PromptError) in
-      for operation in operations {
-        switch operation {
-        case .text(let text):
-          writer.append(text)
-        case .revealed(let range):
-          try writer.appendRevealed(UnsafeRawBufferPointer(rebasing: bytes[range]))
-        }
-      }
-      try writer.flush()
-    }
+    editor.field.render(at: .now, into: &line)
+    renderer.finish(line, columns: columns, into: &output)
+    try writer.write(output, revealingFrom: editor.field)
   }
 
   // MARK: Secrets

@@ -22,6 +22,13 @@ import SecureMemory
 ///
 /// Pure: reads no secret byte and does no I/O. ``cellColumns(of:in:)`` is the
 /// one place that measures revealed characters, inside a read window.
+///
+/// Allocation-free on the key path: a frame drawn into a ``ScreenOutput`` the
+/// caller keeps (``draw(_:cellColumns:status:columns:rows:editedFrom:redrawingAll:into:)``)
+/// reuses its buffers, the previous frame's and the widths', writes the escape
+/// sequences as bytes, and measures the prompt and the status lines again only
+/// when they or the width change; once the buffers have grown to the field's
+/// length, a key typed or erased at the end allocates nothing.
 public struct PromptRenderer: Sendable {
   /// The text before the field, cleaned, with its trailing space.
   public private(set) var prompt: String
@@ -37,7 +44,18 @@ public struct PromptRenderer: Sendable {
   /// The status lines made room for under the field.
   let reservedLines: Int
 
-  var previous: Frame?
+  /// The last frame drawn, when ``hasPrevious``; kept for its buffers when
+  /// forgotten.
+  var previous = Frame()
+  var hasPrevious = false
+  /// The frame before `previous`, kept for its buffers: the next frame is laid
+  /// out in it.
+  var spare = Frame()
+  /// The prompt as shown at a width, kept until the prompt or the width changes.
+  var shownPrompt: ShownText?
+  /// The status lines as given and as shown at a width, kept until either
+  /// changes.
+  var shownStatus: ShownStatus?
   var startsOnFreshLine = true
   var hasShownDescription = false
 
@@ -78,21 +96,27 @@ public struct PromptRenderer: Sendable {
   /// entry, or the first again after a mismatch).
   public mutating func startEntry(prompt: String) {
     self.prompt = Self.promptText(prompt)
-    previous = nil
+    shownPrompt = nil
+    retirePrevious()
     startsOnFreshLine = true
   }
 
   /// The next frame starts on a fresh line: the region drawn before was ended
   /// by ``finish(_:columns:)`` (before a stop, say) and stays as it is.
   public mutating func startOnFreshLine() {
-    previous = nil
+    retirePrevious()
     startsOnFreshLine = true
   }
 
   /// The next frame redraws the whole region where it is (after a resize, or a
   /// stop the prompt could not see).
   public mutating func invalidate() {
-    if previous != nil { previous?.isValid = false }
+    if hasPrevious { previous.isValid = false }
+  }
+
+  /// Forgets the last frame, keeping its buffers for a next one.
+  mutating func retirePrevious() {
+    hasPrevious = false
   }
 
   // MARK: Frames
@@ -110,24 +134,50 @@ public struct PromptRenderer: Sendable {
   ///   - editedFrom: the first character an edit since the last frame may have
   ///     changed (``PromptEditor/Reaction/editedFrom``), nil when none did.
   ///   - redrawingAll: draw everything again (^L).
-  /// - Complexity: O(cells); reads no secret.
+  /// - Complexity: O(cells); reads no secret; allocates (see
+  ///   ``draw(_:cellColumns:status:columns:rows:editedFrom:redrawingAll:into:)``
+  ///   for the frame without).
   public mutating func draw(
     _ line: DisplayLine, cellColumns: [Int], status: [PromptStatusLine], columns: Int,
     rows: Int? = nil, editedFrom: Int? = nil, redrawingAll: Bool = false
   ) -> [ScreenOperation] {
+    var output = ScreenOutput()
+    draw(
+      line, cellColumns: cellColumns, status: status, columns: columns, rows: rows,
+      editedFrom: editedFrom, redrawingAll: redrawingAll, into: &output)
+    return output.operations
+  }
+
+  /// Writes into `output` (emptied first, its capacity kept) what brings the
+  /// screen from the last frame to this one: the same bytes as
+  /// ``draw(_:cellColumns:status:columns:rows:editedFrom:redrawingAll:)``'s
+  /// operations, the revealed ranges noted where they go.
+  ///
+  /// - Complexity: O(cells); reads no secret. Allocates nothing once `output`,
+  ///   the renderer's frames and `cellColumns` have room for the line, when
+  ///   the prompt, the status lines and the width are those of the last frame.
+  public mutating func draw(
+    _ line: DisplayLine, cellColumns: [Int], status: [PromptStatusLine], columns: Int,
+    rows: Int? = nil, editedFrom: Int? = nil, redrawingAll: Bool = false,
+    into output: inout ScreenOutput
+  ) {
     precondition(
       cellColumns.count == line.cells.count,
       "PromptRenderer.draw: \(cellColumns.count) widths for \(line.cells.count) cells")
     let columns = max(2, columns)
-    var output = ScreenOperations()
+    output.removeAll()
     let capacity = rows.map { min(reservedLines, max(0, $0 - 1)) } ?? reservedLines
-    let frame = layout(
-      line, cellColumns: cellColumns, status: Array(status.prefix(capacity)), columns: columns)
+    var frame = Frame()
+    swap(&frame, &spare)
+    layout(
+      line, cellColumns: cellColumns, status: shownStatusLines(status, capacity, columns),
+      columns: columns, into: &frame)
     if startsOnFreshLine {
       beginRegion(statusCapacity: capacity, into: &output)
       hasShownDescription = true
     }
-    let old = startsOnFreshLine || redrawingAll ? nil : previous.flatMap { $0.isValid ? $0 : nil }
+    let old =
+      startsOnFreshLine || redrawingAll || !hasPrevious || !previous.isValid ? nil : previous
     startsOnFreshLine = false
     var moved = false
     if let old, old.prompt == frame.prompt, old.scrollStart == frame.scrollStart,
@@ -141,7 +191,8 @@ public struct PromptRenderer: Sendable {
         moved = true
       }
     } else {
-      output.append(ControlSequence.carriageReturn + frame.prompt)
+      output.append(ControlSequence.carriageReturn)
+      output.append(frame.prompt)
       drawCells(of: frame, from: 0, into: &output)
       output.append(ControlSequence.eraseToEndOfLine)
       moved = true
@@ -152,10 +203,13 @@ public struct PromptRenderer: Sendable {
       moved = true
     }
     if moved || old?.caretColumn != frame.caretColumn {
-      output.append(ControlSequence.cursorToColumn(frame.caretColumn))
+      output.appendCursorToColumn(frame.caretColumn)
     }
-    previous = frame
-    return output.operations
+    // The frame before becomes the spare; the copy of it in `old` ends with
+    // the call, so the next frame has its buffers to itself.
+    swap(&frame, &previous)
+    spare = frame
+    hasPrevious = true
   }
 
   /// Ends the entry: the line drawn once more from `line`, every character
@@ -165,23 +219,33 @@ public struct PromptRenderer: Sendable {
   ///
   /// - Complexity: O(cells); reads no secret.
   public mutating func finish(_ line: DisplayLine, columns: Int) -> [ScreenOperation] {
+    var output = ScreenOutput()
+    finish(line, columns: columns, into: &output)
+    return output.operations
+  }
+
+  /// Writes into `output` (emptied first) what ends the entry, as
+  /// ``finish(_:columns:)`` does.
+  ///
+  /// - Complexity: O(cells); reads no secret.
+  public mutating func finish(_ line: DisplayLine, columns: Int, into output: inout ScreenOutput) {
+    output.removeAll()
     defer {
-      previous = nil
+      retirePrevious()
       startsOnFreshLine = true
     }
-    guard previous != nil else { return [] }
-    var masked = line
-    for index in masked.cells.indices { masked.cells[index].content = .masked }
-    let frame = layout(
-      masked, cellColumns: Array(repeating: maskColumns, count: masked.cells.count), status: [],
-      columns: max(2, columns))
-    var output = ScreenOperations()
-    output.append(ControlSequence.carriageReturn + frame.prompt)
+    guard hasPrevious else { return }
+    let columns = max(2, columns)
+    var frame = Frame()
+    swap(&frame, &spare)
+    defer { swap(&frame, &spare) }
+    layout(line, cellColumns: nil, status: [], columns: columns, into: &frame)
+    output.append(ControlSequence.carriageReturn)
+    output.append(frame.prompt)
     drawCells(of: frame, from: 0, into: &output)
-    output.append(
-      ControlSequence.eraseToEndOfLine + ControlSequence.newline
-        + ControlSequence.eraseToEndOfScreen)
-    return output.operations
+    output.append(ControlSequence.eraseToEndOfLine)
+    output.append(ControlSequence.newline)
+    output.append(ControlSequence.eraseToEndOfScreen)
   }
 
   /// The columns each cell of `line` takes here: the mask glyph's for masked
@@ -195,21 +259,51 @@ public struct PromptRenderer: Sendable {
   /// - Complexity: O(cells + revealed bytes), two `mprotect` calls and a
   ///   16 KiB stack wipe when any cell is revealed.
   public func cellColumns(of line: DisplayLine, in field: borrowing SecretFieldState) -> [Int] {
-    guard line.cells.contains(where: \.isRevealed) else {
-      return Array(repeating: maskColumns, count: line.cells.count)
-    }
-    let widths = field.withSecret { bytes in Self.measure(line, bytes, maskColumns: maskColumns) }
-    wipeStack()
+    var widths: [Int] = []
+    cellColumns(of: line, in: field, into: &widths)
     return widths
   }
 
+  /// Puts the columns of each cell of `line` in `widths`, as
+  /// ``cellColumns(of:in:)`` returns them, reusing its buffer: room is made
+  /// before the read window opens, so nothing is allocated inside it.
+  ///
+  /// - Complexity: that of ``cellColumns(of:in:)``; allocates only when
+  ///   `widths` has no room for the line.
+  public func cellColumns(
+    of line: DisplayLine, in field: borrowing SecretFieldState, into widths: inout [Int]
+  ) {
+    widths.removeAll(keepingCapacity: true)
+    widths.reserveCapacity(line.cells.count)
+    guard Self.revealsAny(line) else {
+      for _ in line.cells.indices { widths.append(maskColumns) }
+      return
+    }
+    field.withSecret { bytes in
+      Self.measure(line, bytes, maskColumns: maskColumns, into: &widths)
+    }
+    wipeStack()
+  }
+
+  /// Whether any cell of `line` is revealed. (Loops here and below go by index:
+  /// generic algorithms and slice iterators allocate in a debug build, and
+  /// KeyPathAllocationTests counts the debug build too.)
+  static func revealsAny(_ line: DisplayLine) -> Bool {
+    for index in line.cells.indices where line.cells[index].isRevealed { return true }
+    return false
+  }
+
   @inline(never)
-  static func measure(_ line: DisplayLine, _ bytes: UnsafeRawBufferPointer, maskColumns: Int)
-    -> [Int]
-  {
-    line.cells.map { cell in
-      guard case .revealed(let range) = cell.content else { return maskColumns }
-      return CharacterWidth.sumColumns(UnsafeRawBufferPointer(rebasing: bytes[range]))
+  static func measure(
+    _ line: DisplayLine, _ bytes: UnsafeRawBufferPointer, maskColumns: Int,
+    into widths: inout [Int]
+  ) {
+    for index in line.cells.indices {
+      guard case .revealed(let range) = line.cells[index].content else {
+        widths.append(maskColumns)
+        continue
+      }
+      widths.append(CharacterWidth.sumColumns(UnsafeRawBufferPointer(rebasing: bytes[range])))
     }
   }
 
@@ -217,16 +311,30 @@ public struct PromptRenderer: Sendable {
 
   /// One frame as drawn: the visible cells and where everything is.
   struct Frame: Sendable, Equatable {
-    var prompt: String
-    var fieldColumn: Int
-    var scrollStart: Int
-    var cells: [Cell]
-    var caretColumn: Int
-    var endColumn: Int
-    var status: [PromptStatusLine]
-    var columns: Int
+    var prompt = ""
+    var fieldColumn = 0
+    var scrollStart = 0
+    var cells: [Cell] = []
+    var caretColumn = 0
+    var endColumn = 0
+    var status: [PromptStatusLine] = []
+    var columns = 0
     /// False once the screen may no longer show this frame (a resize).
     var isValid = true
+  }
+
+  /// A text cut to fit a width, with the columns it takes.
+  struct ShownText: Sendable {
+    var columns: Int
+    var text: String
+    var width: Int
+  }
+
+  /// Status lines as given, and as shown at a width.
+  struct ShownStatus: Sendable {
+    var given: [PromptStatusLine]
+    var columns: Int
+    var shown: [PromptStatusLine]
   }
 
   /// A visible cell: masked, or revealed from a byte range of the field.
@@ -238,56 +346,101 @@ public struct PromptRenderer: Sendable {
     var hasPlaceholder: Bool
   }
 
-  func layout(
-    _ line: DisplayLine, cellColumns: [Int], status: [PromptStatusLine], columns: Int
-  ) -> Frame {
-    let widths = cellColumns.map { max(1, $0) }
-    // The field keeps at least a few columns, taken from a long prompt.
+  /// The prompt as shown at `columns`: cut so the field keeps at least a few
+  /// columns, measured once per prompt and width.
+  mutating func shownPromptText(columns: Int) -> ShownText {
+    if let shownPrompt, shownPrompt.columns == columns { return shownPrompt }
     let minimumField = min(10, (columns - 1) / 2)
-    let shownPrompt = DisplayText.truncated(prompt, toColumns: max(0, columns - 1 - minimumField))
-    let fieldColumn = DisplayText.columns(of: shownPrompt)
-    let available = max(0, columns - 1 - fieldColumn)
-    let shownStatus = status.map {
+    let text = DisplayText.truncated(prompt, toColumns: max(0, columns - 1 - minimumField))
+    let shown = ShownText(columns: columns, text: text, width: DisplayText.columns(of: text))
+    shownPrompt = shown
+    return shown
+  }
+
+  /// The first `capacity` of `status`, each cut to fit `columns`; the lines
+  /// of the last frame when neither changed.
+  mutating func shownStatusLines(
+    _ status: [PromptStatusLine], _ capacity: Int, _ columns: Int
+  ) -> [PromptStatusLine] {
+    let given = status.prefix(capacity)
+    if let shownStatus, shownStatus.columns == columns,
+      Self.startsEqual(status, count: given.count, shownStatus.given)
+    {
+      return shownStatus.shown
+    }
+    let shown = given.map {
       PromptStatusLine(DisplayText.truncated($0.text, toColumns: columns - 1), style: $0.style)
     }
+    shownStatus = ShownStatus(given: Array(given), columns: columns, shown: shown)
+    return shown
+  }
+
+  /// Whether the first `count` of `lines` are `other`, compared by index.
+  static func startsEqual(
+    _ lines: [PromptStatusLine], count: Int, _ other: [PromptStatusLine]
+  ) -> Bool {
+    guard other.count == count else { return false }
+    for index in 0..<count where lines[index] != other[index] { return false }
+    return true
+  }
+
+  /// Lays `line` out in `frame`, reusing its buffers: the cells that fit
+  /// after the prompt, scrolled so the caret shows. `cellColumns` nil draws
+  /// every cell masked (``finish(_:columns:)``).
+  mutating func layout(
+    _ line: DisplayLine, cellColumns: [Int]?, status: [PromptStatusLine], columns: Int,
+    into frame: inout Frame
+  ) {
+    let maskColumns = maskColumns
+    func width(_ index: Int) -> Int { max(1, cellColumns?[index] ?? maskColumns) }
+    let shownPrompt = shownPromptText(columns: columns)
+    let fieldColumn = shownPrompt.width
+    let available = max(0, columns - 1 - fieldColumn)
+    frame.prompt = shownPrompt.text
+    frame.fieldColumn = fieldColumn
+    frame.status = status
+    frame.columns = columns
+    frame.isValid = true
+    frame.cells.removeAll(keepingCapacity: true)
     guard echoes else {
-      return Frame(
-        prompt: shownPrompt, fieldColumn: fieldColumn, scrollStart: 0, cells: [],
-        caretColumn: fieldColumn, endColumn: fieldColumn, status: shownStatus, columns: columns)
+      frame.scrollStart = 0
+      frame.caretColumn = fieldColumn
+      frame.endColumn = fieldColumn
+      return
     }
     let caret = line.caret
-    var start = min(previous?.scrollStart ?? 0, caret)
-    var beforeCaret = widths[start..<caret].reduce(0, +)
+    var start = min(hasPrevious ? previous.scrollStart : 0, caret)
+    var beforeCaret = 0
+    for index in start..<caret { beforeCaret += width(index) }
     while beforeCaret > available && start < caret {
-      beforeCaret -= widths[start]
+      beforeCaret -= width(start)
       start += 1
     }
     // Use room on the left when the text after the start fits with more of it.
-    var fromStart = widths[start...].reduce(0, +)
-    while start > 0 && fromStart + widths[start - 1] <= available {
+    var fromStart = 0
+    for index in start..<line.cells.count { fromStart += width(index) }
+    while start > 0 && fromStart + width(start - 1) <= available {
       start -= 1
-      fromStart += widths[start]
-      beforeCaret += widths[start]
+      fromStart += width(start)
+      beforeCaret += width(start)
     }
-    var cells: [Cell] = []
     var used = 0
     for index in start..<line.cells.count {
-      let width = widths[index]
+      let width = width(index)
       if used + width > available { break }
       used += width
       var revealed: Range<Int>?
       var hasPlaceholder = false
-      if case .revealed(let range) = line.cells[index].content {
+      if let cellColumns, case .revealed(let range) = line.cells[index].content {
         revealed = range
         hasPlaceholder = cellColumns[index] == 0
       }
-      cells.append(
+      frame.cells.append(
         Cell(index: index, revealed: revealed, columns: width, hasPlaceholder: hasPlaceholder))
     }
-    return Frame(
-      prompt: shownPrompt, fieldColumn: fieldColumn, scrollStart: start, cells: cells,
-      caretColumn: fieldColumn + beforeCaret, endColumn: fieldColumn + used,
-      status: shownStatus, columns: columns)
+    frame.scrollStart = start
+    frame.caretColumn = fieldColumn + beforeCaret
+    frame.endColumn = fieldColumn + used
   }
 
   /// The first visible cell that differs, or nil when the field part of the
@@ -318,27 +471,27 @@ public struct PromptRenderer: Sendable {
 
   /// The operations that start a region on the cursor's line: the description
   /// (the first time only), then room for the status lines below.
-  func beginRegion(statusCapacity: Int, into output: inout ScreenOperations) {
+  func beginRegion(statusCapacity: Int, into output: inout ScreenOutput) {
     if !hasShownDescription {
       for line in descriptionLines {
-        output.append(
-          ControlSequence.carriageReturn + line + ControlSequence.eraseToEndOfLine
-            + ControlSequence.newline)
+        output.append(ControlSequence.carriageReturn)
+        output.append(line)
+        output.append(ControlSequence.eraseToEndOfLine)
+        output.append(ControlSequence.newline)
       }
     }
-    if statusCapacity > 0 {
-      output.append(
-        String(repeating: ControlSequence.newline, count: statusCapacity)
-          + ControlSequence.cursorUp(statusCapacity))
-    }
+    for _ in 0..<statusCapacity { output.append(ControlSequence.newline) }
+    output.appendCursorUp(statusCapacity)
   }
 
-  func drawCells(of frame: Frame, from first: Int, into output: inout ScreenOperations) {
-    var column = frame.fieldColumn + frame.cells[..<first].reduce(0) { $0 + $1.columns }
-    output.append(ControlSequence.cursorToColumn(column))
+  func drawCells(of frame: Frame, from first: Int, into output: inout ScreenOutput) {
+    var column = frame.fieldColumn
+    for index in 0..<first { column += frame.cells[index].columns }
+    output.appendCursorToColumn(column)
     var placedByTerminal = true
-    for cell in frame.cells[first...] {
-      if !placedByTerminal { output.append(ControlSequence.cursorToColumn(column)) }
+    for index in first..<frame.cells.count {
+      let cell = frame.cells[index]
+      if !placedByTerminal { output.appendCursorToColumn(column) }
       if let range = cell.revealed {
         if cell.hasPlaceholder { output.append(placeholder) }
         output.appendRevealed(range)
@@ -351,21 +504,23 @@ public struct PromptRenderer: Sendable {
       }
       column += cell.columns
     }
-    if !placedByTerminal { output.append(ControlSequence.cursorToColumn(column)) }
+    if !placedByTerminal { output.appendCursorToColumn(column) }
   }
 
   /// The status lines, each on its own line under the field, then back up to
   /// the field's line. Lines left from a longer list are erased.
   func drawStatus(
     _ lines: [PromptStatusLine], previousCount: Int?, capacity: Int,
-    into output: inout ScreenOperations
+    into output: inout ScreenOutput
   ) {
     var down = 0
     for line in lines {
       output.append(ControlSequence.newline)
       switch line.style {
       case .hint:
-        output.append(ControlSequence.dim + line.text + ControlSequence.resetAttributes)
+        output.append(ControlSequence.dim)
+        output.append(line.text)
+        output.append(ControlSequence.resetAttributes)
       case .message, .warning:
         output.append(line.text)
       }
@@ -374,9 +529,10 @@ public struct PromptRenderer: Sendable {
     }
     let stale = previousCount.map { $0 > lines.count } ?? (lines.count < capacity)
     if stale {
-      output.append(ControlSequence.newline + ControlSequence.eraseToEndOfScreen)
+      output.append(ControlSequence.newline)
+      output.append(ControlSequence.eraseToEndOfScreen)
       down += 1
     }
-    if down > 0 { output.append(ControlSequence.cursorUp(down)) }
+    output.appendCursorUp(down)
   }
 }

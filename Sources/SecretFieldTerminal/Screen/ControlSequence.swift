@@ -1,6 +1,9 @@
 /// The escape sequences the prompt writes, by what they do.
 ///
-/// Each is plain ASCII and carries no secret, so it is an ordinary `String`.
+/// Each is plain ASCII and carries no secret, so it is an ordinary `String`: a
+/// literal, whose bytes the prompt copies from the binary. The counted ones
+/// (`cursorToColumn`, `cursorUp`) are written digit by digit into a frame's
+/// ``ScreenOutput`` rather than built here, on the key path.
 /// Counts below 1 produce nothing, since `CSI 0 C` means "move by one" to most
 /// terminals.
 public enum ControlSequence {
@@ -24,6 +27,9 @@ public enum ControlSequence {
   public static func pushKeyboardFlags(_ flags: KeyboardFlags) -> String {
     "\u{1B}[>\(flags.rawValue)u"
   }
+
+  /// `CSI`: what every sequence with a count starts with.
+  static let controlSequenceIntroducer = "\u{1B}["
 
   /// `CR`: the cursor to the first column.
   public static let carriageReturn = "\r"

@@ -1,3 +1,4 @@
+public import SecretField
 public import SecureMemory
 
 /// Collects what a prompt draws and writes it to the terminal in as few
@@ -28,6 +29,38 @@ public struct ScreenWriter {
   /// Gathers `text`: a prompt, mask glyphs, an escape sequence. Never a secret.
   public mutating func append(_ text: String) {
     pending.append(contentsOf: text.utf8)
+  }
+
+  /// Writes a frame from a ``PromptRenderer``: its text through the buffer,
+  /// after what was gathered before, and its revealed ranges from one read
+  /// window on `field` straight to the terminal (`write(2)` from secure
+  /// memory), each in its place; one `write(2)` when nothing is revealed.
+  ///
+  /// The buffer keeps its capacity: once it has room for a frame, writing one
+  /// allocates nothing.
+  ///
+  /// - Throws: ``PromptError`` with code `writeFailed`.
+  /// - Complexity: O(bytes written); two `mprotect` calls when a range is
+  ///   revealed.
+  public mutating func write(
+    _ output: ScreenOutput, revealingFrom field: borrowing SecretFieldState
+  ) throws(PromptError) {
+    guard !output.reveals.isEmpty else {
+      pending.append(contentsOf: output.text)
+      try flush()
+      return
+    }
+    try field.withSecret { bytes throws(PromptError) in
+      var start = 0
+      for index in output.reveals.indices {
+        let reveal = output.reveals[index]
+        pending.append(contentsOf: output.text[start..<reveal.offset])
+        try appendRevealed(UnsafeRawBufferPointer(rebasing: bytes[reveal.utf8Range]))
+        start = reveal.offset
+      }
+      pending.append(contentsOf: output.text[start...])
+      try flush()
+    }
   }
 
   /// Writes what was gathered, then the bytes in `range` of `secret`, from inside
