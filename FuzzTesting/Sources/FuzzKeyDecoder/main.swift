@@ -42,7 +42,15 @@ public func fuzzKeyDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   box.decoder.reset()
   var seed = UInt32(input.byte()) << 8 | UInt32(input.byte())
   let stream = Array(input.rest())
-  let classes = ECMA48Tokenizer.classify(stream)
+  // Where each read ends: 1 to 16 bytes each, as the seed says.
+  var readEnds: [Int] = []
+  while (readEnds.last ?? 0) < stream.count {
+    seed = seed &* 1_103_515_245 &+ 12345
+    let offset = readEnds.last ?? 0
+    readEnds.append(offset + min(stream.count - offset, 1 + Int(seed >> 16) % 16))
+  }
+  let classes = ECMA48Tokenizer.classify(
+    stream, readEnds: readEnds, maximumSequenceCount: configuration.maximumSequenceCount)
 
   let clock = ContinuousClock.now
   var received = 0
@@ -94,13 +102,11 @@ public func fuzzKeyDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   }
 
   var offset = 0
-  while offset < stream.count {
-    seed = seed &* 1_103_515_245 &+ 12345
-    let length = min(stream.count - offset, 1 + Int(seed >> 16) % 16)
-    let chunk = stream[offset..<(offset + length)]
+  for end in readEnds {
+    let chunk = stream[offset..<end]
     try! box.decoder.receive { buffer in try chunk.withUnsafeBytes { try buffer.append($0) } }
-    received += length
-    offset += length
+    received = end
+    offset = end
     _ = drain(at: clock)
   }
   var now = clock
