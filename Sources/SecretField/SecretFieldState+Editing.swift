@@ -118,22 +118,17 @@ extension SecretFieldState {
     {
       return .failure(.tooManyBytes(limit: limits.maxBytes))
     }
-    // Typing ASCII or deleting at the end needs no read window: one pair of
-    // protection changes per keystroke, for the write.
-    let splice =
-      index.planAtEndWithoutReading(
-        of: range, replacementCount: replacement.count,
-        replacementIsPrintableASCII: isPrintableASCII)
-      ?? text.withUnsafeBytes { old in
-        index.planReplacement(of: range, in: old, with: replacement)
-      }
-    if replacement.count > 0 && splice.newCharacterCount > limits.maxCharacters {
-      return .failure(.tooManyCharacters(limit: limits.maxCharacters))
-    }
-    do {
-      try text.replaceSubrange(bytes, with: replacement)
-    } catch {
-      return .failure(.memoryUnavailable(error))
+    // Every edit is one pair of protection changes: typing ASCII or deleting at
+    // the end is planned from the index alone, anything else is planned from
+    // the old bytes inside the write window that makes it.
+    let characterLimit = replacement.count > 0 ? limits.maxCharacters : Int.max
+    let planned = Self.replace(
+      range, bytes, in: &text, with: replacement, planningWith: index,
+      replacementIsPrintableASCII: isPrintableASCII, characterLimit: characterLimit)
+    let splice: ClusterIndex.Splice
+    switch planned {
+    case .success(let planned): splice = planned
+    case .failure(let error): return .failure(error)
     }
     index.apply(splice)
     caret = index.firstBoundary(atOrAfter: bytes.lowerBound + replacement.count)
@@ -145,5 +140,43 @@ extension SecretFieldState {
       lastTyped = LastTyped(index: caret - 1, until: now + duration)
     }
     return .success(())
+  }
+
+  /// Plans the splice of the index for replacing characters `range` (bytes
+  /// `bytes`) with `replacement`, and replaces the bytes, in one write window on
+  /// `text`; nothing changes when the edit would pass `characterLimit`.
+  private static func replace(
+    _ range: Range<Int>, _ bytes: Range<Int>, in text: inout SecureBuffer,
+    with replacement: UnsafeRawBufferPointer, planningWith index: borrowing ClusterIndex,
+    replacementIsPrintableASCII: Bool, characterLimit: Int
+  ) -> Result<ClusterIndex.Splice, FieldError> {
+    if let splice = index.planAtEndWithoutReading(
+      of: range, replacementCount: replacement.count,
+      replacementIsPrintableASCII: replacementIsPrintableASCII)
+    {
+      if splice.newCharacterCount > characterLimit {
+        return .failure(.tooManyCharacters(limit: characterLimit))
+      }
+      do { try text.replaceSubrange(bytes, with: replacement) } catch {
+        return .failure(.memoryUnavailable(error))
+      }
+      return .success(splice)
+    }
+    var planned: ClusterIndex.Splice?
+    do throws(AppendError<FieldError>) {
+      try text.replaceSubrange(bytes, with: replacement) { old throws(FieldError) in
+        let splice = index.planReplacement(of: range, in: old, with: replacement)
+        if splice.newCharacterCount > characterLimit {
+          throw .tooManyCharacters(limit: characterLimit)
+        }
+        planned = splice
+      }
+    } catch {
+      switch error {
+      case .memory(let error): return .failure(.memoryUnavailable(error))
+      case .body(let error): return .failure(error)
+      }
+    }
+    return .success(planned!)
   }
 }

@@ -87,7 +87,8 @@ public struct KernelKeyring: Sendable {
     if holdsNul { throw .secretWithNul() }
 
     var payload: SecureBuffer
-    let cached = try readEntries(name: name)
+    // What is cached already is read into the memory the new secret is in.
+    let cached = try readEntries(name: name, storage: secret.protection.storage)
     switch consume cached {
     case .some(let existing):
       if existing.contains(secret) { return }
@@ -120,10 +121,19 @@ public struct KernelKeyring: Sendable {
   /// (again, bigger, if the key grew meanwhile); the passphrases after the
   /// first are wiped from the buffer before it is returned.
   ///
+  /// - Parameters:
+  ///   - name: the key's description.
+  ///   - storage: which memory the buffer is in (see ``SecureStorage``);
+  ///     sodium memory by default. The tools read into
+  ///     ``SecureStorage/strongestAvailable``.
   /// - Throws: ``KeyringError``: `unreachable`, `accessDenied`,
   ///   `secureMemoryUnavailable`, `invalidName`.
-  public func read(name: String) throws(KeyringError) -> SecureBuffer? {
-    guard let entries = try readEntries(name: name), !entries.isEmpty else { return nil }
+  public func read(
+    name: String, storage: SecureStorage = .sodium
+  ) throws(KeyringError) -> SecureBuffer? {
+    guard let entries = try readEntries(name: name, storage: storage), !entries.isEmpty else {
+      return nil
+    }
     let firstCount = entries.ranges[0].count
     var first = entries.takePayload()
     first.removeSubrange(firstCount..<first.count)
@@ -131,12 +141,15 @@ public struct KernelKeyring: Sendable {
   }
 
   /// Every passphrase cached under `name`, oldest first, or nil when there is
-  /// no such key or it expired. Read as ``read(name:)`` reads.
+  /// no such key or it expired. Read as ``read(name:storage:)`` reads, into
+  /// `storage`.
   ///
   /// - Throws: ``KeyringError``: `unreachable`, `accessDenied`,
   ///   `secureMemoryUnavailable`, `invalidName`.
-  public func readAll(name: String) throws(KeyringError) -> KeyringEntries? {
-    try readEntries(name: name)
+  public func readAll(
+    name: String, storage: SecureStorage = .sodium
+  ) throws(KeyringError) -> KeyringEntries? {
+    try readEntries(name: name, storage: storage)
   }
 
   /// True when a live key is cached under `name`; reads nothing of it (one
@@ -175,7 +188,9 @@ public struct KernelKeyring: Sendable {
     }
   }
 
-  private func readEntries(name: String) throws(KeyringError) -> KeyringEntries? {
+  private func readEntries(
+    name: String, storage: SecureStorage
+  ) throws(KeyringError) -> KeyringEntries? {
     guard let serial = try search(name) else { return nil }
     var size: Int
     switch Kernel.Keyring.read(serial, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) {
@@ -187,7 +202,7 @@ public struct KernelKeyring: Sendable {
     while true {
       var payload: SecureBuffer
       do {
-        payload = try SecureBuffer(capacity: size)
+        payload = try SecureBuffer(capacity: size, storage: storage)
       } catch {
         throw .secureMemory(error)
       }
@@ -226,7 +241,8 @@ public struct KernelKeyring: Sendable {
     let total = (existing.map { $0.count + 1 } ?? 0) + secret.count
     if total > payloadLimit { throw .payloadTooLarge(name: name, count: total) }
     do throws(SecureMemoryError) {
-      var payload = try SecureBuffer(capacity: total, locking: secret.lockPolicy)
+      var payload = try SecureBuffer(
+        capacity: total, locking: secret.lockPolicy, storage: secret.protection.storage)
       if let existing {
         try payload.append(existing)
         try withUnsafeBytes(of: UInt8(0)) { nul throws(SecureMemoryError) in

@@ -68,9 +68,12 @@ public struct KeyringEntries: ~Copyable, Sendable {
     try payload.write(to: descriptor, range: ranges[index])
   }
 
-  /// A buffer of its own holding a copy of the passphrase at `index`.
+  /// A buffer of its own holding a copy of the passphrase at `index`, in the
+  /// same kind of memory as the entries.
   public func copyEntry(at index: Int) throws(SecureMemoryError) -> SecureBuffer {
-    var copy = try SecureBuffer(capacity: ranges[index].count, locking: payload.lockPolicy)
+    var copy = try SecureBuffer(
+      capacity: ranges[index].count, locking: payload.lockPolicy,
+      storage: payload.protection.storage)
     try withEntry(at: index) { bytes throws(SecureMemoryError) in try copy.append(bytes) }
     return copy
   }
@@ -94,7 +97,7 @@ public struct KeyringEntries: ~Copyable, Sendable {
     return found
   }
 
-  /// The payload, for ``KernelKeyring/read(name:)`` to cut down to the first
+  /// The payload, for ``KernelKeyring/read(name:storage:)`` to cut down to the first
   /// passphrase.
   consuming func takePayload() -> SecureBuffer {
     payload

@@ -48,6 +48,13 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// the other flags speak of the slab around it. False for a buffer of its
   /// own, which no other secret shares. Not a protection that is missing, so
   /// ``isComplete`` does not look at it: the price of packing.
+  ///
+  /// In a secret-memory slab (``storage`` is ``SecureStorage/secretMemory``)
+  /// the pages a window opens are open to this process's own code only: the
+  /// kernel still refuses to read any of them for another reader, root
+  /// included (``isHiddenFromKernel``), and a forked child has no mapping of
+  /// them at all. A slab of ``SecureArena`` that fell back to sodium memory
+  /// says why in ``secretMemoryFallback``.
   public var sharesPagesWithOtherSecrets = false
 
   /// Every protection ``LockPolicy/required`` demands holds (hiding from the

@@ -7,12 +7,17 @@
 /// of them. An arena holds a 32-byte secret in 48 bytes of a 64 KiB slab: the
 /// same limits hold over 170,000.
 ///
-/// Each slab is one `sodium_malloc` allocation, verified like a buffer's: a
-/// guard page before and after, locked in RAM, excluded from core dumps, wiped
-/// in a forked child, no-access outside windows. Its slots come in size classes
-/// (``slotSizes``: 32 to 2,048 bytes), each followed by a 16-byte random
-/// canary that is checked when the slot is freed and when a window on it or
-/// its neighbour closes; an overwritten canary ends the process with a message
+/// Each slab is one allocation of the arena's ``storage``, verified like a
+/// buffer's: by default secret memory (`memfd_secret`, one descriptor per slab,
+/// closed once it is mapped; pages the kernel itself cannot read for root or a
+/// debugger) where the kernel offers it, else `sodium_malloc`. Either way a
+/// guard page before and after, locked in RAM, excluded from core dumps, kept
+/// from a forked child (wiped there for sodium memory, not mapped there at all
+/// for secret memory), no-access outside windows. Its slots come in size
+/// classes (``slotSizes``: 32 to 2,048 bytes; a larger request, or a buffer
+/// that grows past 2,048 bytes, gets a region of its own in the same storage),
+/// each followed by a 16-byte random canary that is checked when the slot is
+/// freed and when a window on it or its neighbour closes; an overwritten canary ends the process with a message
 /// naming the arena and the size class, as `sodium_free` ends it for its own.
 /// A freed slot is wiped at once; an empty slab is returned to the system
 /// (except one spare per size class while no other slab of it has room).
@@ -31,7 +36,10 @@
 /// - Complexity: a slot is handed out in O(1) with no system call while a slab
 ///   has room; freeing it costs two `mprotect` calls (the wipe's window), none
 ///   when a window already holds its page open. A new slab costs one
-///   `sodium_malloc` of 64 KiB and its verification (about 30 µs).
+///   `sodium_malloc` of 64 KiB and its verification (about 30 µs), or for
+///   secret memory one `memfd_secret` file mapped between guard pages (about
+///   1.7 times as long). Secret memory counts against `RLIMIT_MEMLOCK` as
+///   sodium memory does: 64 KiB a slab.
 public final class SecureArena: Sendable {
   /// The sizes of the slots, in bytes. A request larger than the last gets a
   /// buffer of its own.
@@ -39,19 +47,36 @@ public final class SecureArena: Sendable {
 
   /// The name given at creation, used in the message of a canary trap.
   public let name: String
+  /// The memory each slab, and each buffer of the arena that outgrows the
+  /// largest slot, is asked for in; what a slab got is in its buffers'
+  /// ``SecureBuffer/protection`` (``Protection/storage``).
+  public let storage: SecureStorage
   let sizeClasses: [ArenaSizeClass]
 
   /// Creates an empty arena; slabs are mapped as slots are asked for.
   ///
-  /// - Parameter name: names the arena in the message that ends the process
-  ///   when a canary was overwritten, so the faulty user can be found.
+  /// - Parameters:
+  ///   - name: names the arena in the message that ends the process when a
+  ///     canary was overwritten, so the faulty user can be found.
+  ///   - storage: the memory of each slab. The default,
+  ///     ``SecureStorage/strongestAvailable``, maps each slab in secret memory
+  ///     where the kernel offers it and the lock limit allows it, else with
+  ///     `sodium_malloc`; each slab decides alone, and its buffers'
+  ///     ``Protection/secretMemoryFallback`` says why it is not in secret
+  ///     memory. ``SecureStorage/secretMemory`` makes a slab that cannot have
+  ///     it an error; ``SecureStorage/sodium`` never asks for it (a machine
+  ///     with secret memory mapped cannot hibernate; see ``SecureStorage``).
   /// - Throws: ``SecureMemoryError`` when libsodium cannot be initialised.
-  public init(name: String = "unnamed") throws(SecureMemoryError) {
+  public init(
+    name: String = "unnamed", storage: SecureStorage = .strongestAvailable
+  ) throws(SecureMemoryError) {
     try Sodium.ensureInitialized()
     self.name = name
+    self.storage = storage
     let canary = ArenaCanary()
     sizeClasses = Self.slotSizes.map {
-      ArenaSizeClass(layout: ArenaLayout(arenaName: name, slotSize: $0, canary: canary))
+      ArenaSizeClass(
+        layout: ArenaLayout(arenaName: name, storage: storage, slotSize: $0, canary: canary))
     }
   }
 

@@ -5,14 +5,19 @@ extension SecureBuffer {
   ///
   /// Every API works as on a buffer of its own: windows, editing, growth (to
   /// the next size class that holds the new count, the old slot wiped at once,
-  /// then to a region of its own past 2,048 bytes), comparison, reading and
+  /// then past 2,048 bytes to a region of its own in the arena's
+  /// ``SecureArena/storage``), comparison, reading and
   /// writing descriptors. What differs is in ``protection``: a window opens the
   /// whole page the slot lies on (two where it straddles a boundary), so while
   /// it is open the other secrets on that page are readable too
   /// (``Protection/sharesPagesWithOtherSecrets``), and the bytes after the last
   /// one of ``capacity`` are the slot's canary, not a guard page: a write there
   /// does not fault, it ends the process when the window closes or the buffer
-  /// is dropped.
+  /// is dropped. In a secret-memory slab (``Protection/storage`` is
+  /// ``SecureStorage/secretMemory``) the kernel cannot read the slot for
+  /// anyone, root included, open window or not
+  /// (``Protection/isHiddenFromKernel``); the neighbours a window opens are
+  /// readable only to this process's own code.
   ///
   /// Slots are always allocated under ``LockPolicy/required``.
   ///

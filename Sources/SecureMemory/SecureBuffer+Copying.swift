@@ -37,12 +37,39 @@ extension SecureBuffer {
   ///
   /// Wraps libsodium's `randombytes_buf` (`getrandom(2)`) inside a write window.
   ///
+  /// - Parameters:
+  ///   - count: how many random bytes.
+  ///   - policy: whether a missing protection refuses the buffer.
+  ///   - storage: which memory holds them (see ``SecureStorage``); sodium
+  ///     memory by default.
   /// - Throws: ``SecureMemoryError`` when the buffer cannot be had.
   public static func random(
-    count: Int, locking policy: LockPolicy = .required
+    count: Int, locking policy: LockPolicy = .required, storage: SecureStorage = .sodium
   ) throws(SecureMemoryError) -> SecureBuffer {
     precondition(count >= 0, "SecureBuffer.random needs a count of 0 or more")
-    var buffer = try SecureBuffer(capacity: count, locking: policy)
+    return try fillingWithRandomBytes(
+      SecureBuffer(capacity: count, locking: policy, storage: storage), count: count)
+  }
+
+  /// A buffer of `count` random bytes in a slot of `arena` (a region of its
+  /// own in the arena's storage past 2,048 bytes), written straight into it:
+  /// a session key per connection, generated where it is kept.
+  ///
+  /// Wraps libsodium's `randombytes_buf` (`getrandom(2)`) inside a write window.
+  ///
+  /// - Throws: ``SecureMemoryError`` when the slot cannot be had (see
+  ///   ``init(capacity:in:)``).
+  public static func random(count: Int, in arena: SecureArena) throws(SecureMemoryError)
+    -> SecureBuffer
+  {
+    precondition(count >= 0, "SecureBuffer.random needs a count of 0 or more")
+    return try fillingWithRandomBytes(SecureBuffer(capacity: count, in: arena), count: count)
+  }
+
+  private static func fillingWithRandomBytes(
+    _ buffer: consuming SecureBuffer, count: Int
+  ) throws(SecureMemoryError) -> SecureBuffer {
+    var buffer = buffer
     do {
       try buffer.append(count: count) { Sodium.fillRandom($0.baseAddress!, count: $0.count) }
     } catch {

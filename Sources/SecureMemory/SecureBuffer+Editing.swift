@@ -25,21 +25,174 @@ extension SecureBuffer {
       "SecureBuffer: range \(range) out of bounds for count \(count)")
     let newCount = count - range.count + bytes.count
     if newCount > capacity { try grow(toAtLeast: newCount) }
-    let oldCount = count
-    withWritableRegion { region in
-      let base = region.start
-      let tailCount = oldCount - range.upperBound
-      if tailCount > 0 && range.count != bytes.count {
-        moveSecretBytes(
-          to: base + range.lowerBound + bytes.count, from: base + range.upperBound, count: tailCount
-        )
-      }
-      if let source = bytes.baseAddress, bytes.count > 0 {
-        moveSecretBytes(to: base + range.lowerBound, from: source, count: bytes.count)
-      }
-      if newCount < oldCount { Sodium.zero(base + newCount, count: oldCount - newCount) }
-    }
+    withWritableRegion { region in Self.splice(region, count, range, bytes) }
     count = newCount
+  }
+
+  /// Replaces the bytes in `range` with a copy of `bytes` once `check` has read
+  /// the buffer's current bytes and not refused, all inside one read-write
+  /// window.
+  ///
+  /// For an edit that must look at the bytes around it first (where the
+  /// character boundaries fall) and may refuse after looking (a limit): the look
+  /// and the write share one protection pair instead of a read window and then
+  /// a write window. `check` sees the bytes before the edit; it must not keep
+  /// the pointer.
+  ///
+  /// - Precondition: `range` lies within `0...count`.
+  /// - Complexity: that of ``replaceSubrange(_:with:)`` plus `check`; two
+  ///   `mprotect` calls, plus a growth when the capacity is exceeded (made
+  ///   before the window, and kept if `check` refuses).
+  /// - Throws: ``AppendError/memory(_:)`` when growing fails,
+  ///   ``AppendError/body(_:)`` with what `check` throws; either way the bytes
+  ///   are unchanged.
+  public mutating func replaceSubrange<Failure: Error>(
+    _ range: Range<Int>, with bytes: UnsafeRawBufferPointer,
+    checkingFirst check: (_ current: UnsafeRawBufferPointer) throws(Failure) -> Void
+  ) throws(AppendError<Failure>) {
+    precondition(
+      range.lowerBound >= 0 && range.upperBound <= count,
+      "SecureBuffer: range \(range) out of bounds for count \(count)")
+    let newCount = count - range.count + bytes.count
+    if newCount > capacity {
+      do { try grow(toAtLeast: newCount) } catch { throw .memory(error) }
+    }
+    let oldCount = count
+    let refusal: Failure? = withWritableRegion { region in
+      do throws(Failure) {
+        try check(UnsafeRawBufferPointer(start: region.start, count: oldCount))
+      } catch {
+        return error
+      }
+      Self.splice(region, oldCount, range, bytes)
+      return nil
+    }
+    if let refusal { throw .body(refusal) }
+    count = newCount
+  }
+
+  /// Lends the bytes read-only to `body`, which sets `removing` to how many of
+  /// them, from the front, to remove; they are removed (the rest moved to the
+  /// front, the freed tail zeroed) inside the same read-write window, when
+  /// `body` returns or throws.
+  ///
+  /// For a buffer consumed from the front (the bytes a terminal sent): reading
+  /// what is there and removing what was used cost one protection pair instead
+  /// of two. The pointer `body` gets stays valid, with the bytes it saw, until
+  /// `body` ends, whatever `removing` says.
+  ///
+  /// - Precondition: `removing` is within `0...count` when `body` ends.
+  /// - Complexity: O(`count`); two `mprotect` calls.
+  public mutating func withUnsafeBytesRemovingPrefix<Result, Failure: Error>(
+    _ body: (_ bytes: UnsafeRawBufferPointer, _ removing: inout Int) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let oldCount = count
+    var removed = 0
+    let result: Swift.Result<Result, Failure> = withWritableRegion { region in
+      defer {
+        precondition(
+          removed >= 0 && removed <= oldCount,
+          "SecureBuffer: cannot remove \(removed) of \(oldCount) bytes")
+        Self.splice(region, oldCount, 0..<removed, UnsafeRawBufferPointer(start: nil, count: 0))
+      }
+      do throws(Failure) {
+        return .success(
+          try body(UnsafeRawBufferPointer(start: region.start, count: oldCount), &removed))
+      } catch {
+        return .failure(error)
+      }
+    }
+    count = oldCount - removed
+    return try result.get()
+  }
+
+  /// Appends what `receive` writes into the spare capacity, then lends every
+  /// byte to `body` to remove a prefix (as
+  /// ``withUnsafeBytesRemovingPrefix(_:)`` does), all inside one read-write
+  /// window.
+  ///
+  /// For bytes that arrive and are used at once (a terminal's key, decoded and
+  /// handed on): their arrival, their use and the removal of what was used cost
+  /// one protection pair instead of two. `receive` gets room for `maximumCount`
+  /// bytes and returns how many it wrote (as `read(2)` does); when it returns 0
+  /// or less nothing is appended, `body` is not called, and the result is nil.
+  /// Grows (outside the window) to make room first.
+  ///
+  /// - Precondition: `receive` returns at most `maximumCount`; `removing` is
+  ///   within `0...count` when `body` ends.
+  /// - Complexity: O(`count`) plus what the closures cost; two `mprotect` calls.
+  /// - Throws: ``AppendError/memory(_:)`` when growing fails (nothing was
+  ///   received), ``AppendError/body(_:)`` with what `body` throws (what it
+  ///   removed is removed).
+  public mutating func append<Result, Failure: Error>(
+    atMost maximumCount: Int, receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int,
+    thenRemovingPrefix body: (_ bytes: UnsafeRawBufferPointer, _ removing: inout Int)
+      throws(Failure) -> Result
+  ) throws(AppendError<Failure>) -> Result? {
+    precondition(maximumCount > 0, "SecureBuffer: append(atMost:) needs a positive count")
+    if count + maximumCount > capacity {
+      do { try grow(toAtLeast: count + maximumCount) } catch { throw .memory(error) }
+    }
+    let oldCount = count
+    var newCount = oldCount
+    var removed = 0
+    let result: Swift.Result<Result, Failure>? = withWritableRegion { region in
+      let received = receive(
+        UnsafeMutableRawBufferPointer(start: region.start + oldCount, count: maximumCount))
+      guard received > 0 else { return nil }
+      precondition(received <= maximumCount, "SecureBuffer: received more than the room given")
+      newCount = oldCount + received
+      defer {
+        precondition(
+          removed >= 0 && removed <= newCount,
+          "SecureBuffer: cannot remove \(removed) of \(newCount) bytes")
+        Self.splice(region, newCount, 0..<removed, UnsafeRawBufferPointer(start: nil, count: 0))
+      }
+      do throws(Failure) {
+        return .success(
+          try body(UnsafeRawBufferPointer(start: region.start, count: newCount), &removed))
+      } catch {
+        return .failure(error)
+      }
+    }
+    count = newCount - removed
+    switch result {
+    case nil: return nil
+    case .success(let value): return value
+    case .failure(let error): throw .body(error)
+    }
+  }
+
+  /// Within an open read-write window: replaces `range` of the first `oldCount`
+  /// bytes with `bytes`, moving the tail with the package's copy and zeroing
+  /// what the buffer no longer holds.
+  private static func splice(
+    _ region: BufferBacking, _ oldCount: Int, _ range: Range<Int>,
+    _ bytes: UnsafeRawBufferPointer
+  ) {
+    let base = region.start
+    let newCount = oldCount - range.count + bytes.count
+    let tailCount = oldCount - range.upperBound
+    if tailCount > 0 && range.count != bytes.count {
+      let destination = base + range.lowerBound + bytes.count
+      let source = base + range.upperBound
+      if destination > source && newCount + tailCount <= region.capacity {
+        // The tail moves right, over itself: a backward string copy runs several
+        // times slower than two forward ones, so bounce it through the spare
+        // capacity past the new end (neither copy overlaps) and wipe that spare
+        // before the window closes.
+        let bounce = base + newCount
+        moveSecretBytes(to: bounce, from: source, count: tailCount)
+        moveSecretBytes(to: destination, from: bounce, count: tailCount)
+        Sodium.zero(bounce, count: tailCount)
+      } else {
+        moveSecretBytes(to: destination, from: source, count: tailCount)
+      }
+    }
+    if let source = bytes.baseAddress, bytes.count > 0 {
+      moveSecretBytes(to: base + range.lowerBound, from: source, count: bytes.count)
+    }
+    if newCount < oldCount { Sodium.zero(base + newCount, count: oldCount - newCount) }
   }
 
   /// Removes the bytes in `range`, zeroing the bytes freed at the end.
@@ -125,7 +278,9 @@ extension SecureBuffer {
   }
 }
 
-/// Why ``SecureBuffer/append(count:initializingWith:)`` did not append.
+/// Why an edit that runs a caller's closure in its window
+/// (``SecureBuffer/append(count:initializingWith:)``,
+/// ``SecureBuffer/replaceSubrange(_:with:checkingFirst:)``) did not happen.
 public enum AppendError<Failure: Error>: Error {
   /// The buffer could not grow.
   case memory(SecureMemoryError)

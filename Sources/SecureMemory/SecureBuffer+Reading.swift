@@ -58,6 +58,56 @@ extension SecureBuffer {
     return .bytes(result)
   }
 
+  /// Appends what one `read(2)` on `descriptor` returns, as
+  /// ``read(from:maximumCount:timeout:)`` does, and then, in the same
+  /// read-write window, lends every byte to `body` to remove a prefix (as
+  /// ``withUnsafeBytesRemovingPrefix(_:)`` does).
+  ///
+  /// For input that is used as soon as it arrives: the `read` and the use share
+  /// one protection pair. `body` runs only when bytes arrived (the outcome is
+  /// ``ReadOutcome/bytes(_:)``); its result is nil otherwise.
+  ///
+  /// - Throws: ``AppendError/memory(_:)`` with code `readFailed` for an error
+  ///   from `poll` or `read`, or from growing; ``AppendError/body(_:)`` with
+  ///   what `body` throws (the bytes arrived; what it removed is removed).
+  public mutating func read<Result, Failure: Error>(
+    from descriptor: Int32, maximumCount: Int = 256, timeout: Duration? = nil,
+    thenRemovingPrefix body: (_ bytes: UnsafeRawBufferPointer, _ removing: inout Int)
+      throws(Failure) -> Result
+  ) throws(AppendError<Failure>) -> (outcome: ReadOutcome, result: Result?) {
+    precondition(maximumCount > 0, "SecureBuffer.read needs a positive maximumCount")
+    if count + maximumCount > capacity {
+      do { try grow(toAtLeast: count + maximumCount) } catch { throw .memory(error) }
+    }
+    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    let ready = poll(&request, 1, timeout.map(Self.milliseconds) ?? -1)
+    if ready < 0 {
+      if Kernel.errno == EINTR { return (.interrupted, nil) }
+      throw .memory(.readFailed(errno: Kernel.errno))
+    }
+    if ready == 0 { return (.timedOut, nil) }
+
+    var returned = 0
+    var failure: Int32 = 0
+    let result = try append(
+      atMost: maximumCount,
+      receivingWith: { spare in
+        returned = Glibc.read(descriptor, spare.baseAddress!, maximumCount)
+        if returned < 0 { failure = Kernel.errno }
+        return returned
+      },
+      thenRemovingPrefix: body)
+    if returned < 0 {
+      switch failure {
+      case EINTR: return (.interrupted, nil)
+      case EAGAIN: return (.timedOut, nil)
+      default: throw .memory(.readFailed(errno: failure))
+      }
+    }
+    if returned == 0 { return (.endOfFile, nil) }
+    return (.bytes(returned), result)
+  }
+
   private static func milliseconds(_ duration: Duration) -> Int32 {
     let (seconds, attoseconds) = duration.components
     let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000

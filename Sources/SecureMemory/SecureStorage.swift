@@ -13,7 +13,10 @@
 /// processes without `CAP_IPC_LOCK`, and an allocation takes about 1.7 times as
 /// long as a `sodium_malloc`. That is why the library's default stays
 /// ``sodium`` for long-lived processes, while short-lived tools such as a
-/// password prompt ask for ``strongestAvailable``.
+/// password prompt ask for ``strongestAvailable``. A ``SecureArena`` asks for
+/// ``strongestAvailable`` by default: its secrets share a few 64 KiB slabs,
+/// one secret-memory file each, so the cost is paid per slab rather than per
+/// secret; give it ``sodium`` where the machine must be able to hibernate.
 public enum SecureStorage: Sendable, Hashable, CustomStringConvertible {
   /// `sodium_malloc`: locked, guarded pages that root can still read through
   /// `/proc/PID/mem`. The default.

@@ -43,6 +43,13 @@ public final class TerminalSession {
     /// runs in a session of its own without one (and `.terminal` streams
     /// become `/dev/null`).
     public var hasControllingTerminal = true
+    /// The program's working directory; the helper's when nil. A core file
+    /// named by a relative `core_pattern` lands there.
+    public var workingDirectory: String?
+    /// The program starts with `RLIMIT_CORE` raised to its hard limit
+    /// (`ulimit -c unlimited`), so only the program itself can keep a core
+    /// file from being written.
+    public var allowsCoreDumps = false
 
     /// An 80x24 UTF-8 terminal with the defaults below.
     public init() {}
@@ -69,6 +76,10 @@ public final class TerminalSession {
   /// The session leader's process ID: the helper's, whose session has the pty
   /// as its controlling terminal.
   public let sessionLeaderID: Int32
+
+  /// Whether the kernel wrote a core dump when the program died by a signal
+  /// (`WCOREDUMP` of its wait status); false until it has.
+  public private(set) var dumpedCore = false
 
   private let helper: HelperProcess
   private let slave: Int32
@@ -102,7 +113,9 @@ public final class TerminalSession {
     var command: [String: Any] = [
       "command": "spawn", "argv": [executable] + arguments, "env": environment,
       "controlling_terminal": options.hasControllingTerminal,
+      "core_dumps": options.allowsCoreDumps,
     ]
+    if let directory = options.workingDirectory { command["cwd"] = directory }
     for (key, stream) in [
       ("stdin", options.standardInput), ("stdout", options.standardOutput),
       ("stderr", options.standardError),
@@ -253,7 +266,9 @@ public final class TerminalSession {
     }
     switch kind {
     case "exited": return .exited(Int32(value))
-    case "signaled": return .signaled(Int32(value))
+    case "signaled":
+      dumpedCore = status["core_dumped"] as? Bool ?? false
+      return .signaled(Int32(value))
     case "stopped": return .stopped(Int32(value))
     default: return .continued
     }

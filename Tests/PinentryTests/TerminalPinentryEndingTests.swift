@@ -107,8 +107,40 @@ struct TerminalPinentryEndingTests {
     "GETPIN: the answer, the process's end, and the termios and modes as before",
     arguments: PinEnding.all)
   func getPinEnding(_ ending: PinEnding) throws {
+    try Self.check(ending, afterARequest: false)
+  }
+
+  @Test(
+    "a second GETPIN of the session, on the kept relay and buffers: the same answer, end and modes",
+    arguments: PinEnding.all.filter {
+      switch $0.action {
+      case .signal, .clientHangUp: true
+      case .key(let key): key == Key.enter
+      case .wait: false
+      }
+    })
+  func secondGetPinEnding(_ ending: PinEnding) throws {
+    try Self.check(ending, afterARequest: true)
+  }
+
+  /// Runs `ending` on a GETPIN, after a first one answered (`D xy`) in the
+  /// same session when `afterARequest`, and checks the answer, the
+  /// process's end and the terminal after it.
+  static func check(_ ending: PinEnding, afterARequest: Bool) throws {
     let driver = try TerminalPinentryDriver()
     for line in ending.before { try driver.expectOK(line) }
+    if afterARequest {
+      try driver.expectOK("SETPROMPT First:")
+      driver.send("GETPIN")
+      try driver.waitForMasks(0, prompt: "First:")
+      try driver.type(["x", "y"])
+      try driver.waitForMasks(2, prompt: "First:")
+      try driver.type([Key.enter])
+      #expect(try driver.nextLine() == "D xy")
+      #expect(try driver.nextLine() == "OK")
+      let between = try driver.terminal.attributes()
+      #expect(between == driver.terminal.initialAttributes, "between requests: \(between)")
+    }
     try driver.expectOK("SETPROMPT Passphrase:")
     driver.send("GETPIN")
     try driver.waitForMasks(0, prompt: "Passphrase:")
@@ -265,6 +297,7 @@ private enum KittyKey {
   static let aWithCapsLock = "\u{1B}[97;65;65u"
   static let b = "\u{1B}[98;;98u"
   static let enter = "\u{1B}[13u"
+  static let enterWithCapsLock = "\u{1B}[13;65u"
 }
 
 @Suite(
@@ -293,6 +326,63 @@ struct TerminalPinentryAwarenessTests {
     #expect(try driver.bye() == 0)
     let after = try driver.terminal.screen()
     #expect(after.keyboardFlags == [], "popped: \(after.keyboardLog)")
+  }
+
+  @Test("caps lock still on at the next GETPIN: its first key shows the warning again")
+  func capsLockStaysKnownAcrossRequests() throws {
+    var options = TerminalSession.Options()
+    options.supportsKeyboardProtocol = true
+    let driver = try TerminalPinentryDriver(terminalOptions: options)
+    try driver.expectOK("OPTION default-capshint=_Feststelltaste ist an")
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.terminal.waitForScreen("keyboard flags pushed") { $0.keyboardFlags == [25] }
+    try driver.type([KittyKey.aWithCapsLock])
+    try driver.terminal.waitForText("Feststelltaste ist an")
+    try driver.type([KittyKey.enterWithCapsLock])
+    #expect(try driver.nextLine() == "D A")
+    #expect(try driver.nextLine() == "OK")
+    try driver.expectOK("SETPROMPT Again:")
+    driver.send("GETPIN")
+    try driver.terminal.waitForScreen("flags pushed again") {
+      $0.keyboardFlags == [25] && $0.cursorLine.hasPrefix("Again:")
+    }
+    try driver.type([KittyKey.aWithCapsLock])
+    let again = try driver.terminal.waitForScreen("the warning under the second field") {
+      $0.shows("Again: •")
+        && $0.lines.drop(while: { !$0.hasPrefix("Again:") })
+          .contains { $0.contains("Feststelltaste ist an") }
+    }
+    #expect(again.shows("Again: •"))
+    try driver.type([KittyKey.enterWithCapsLock])
+    #expect(try driver.nextLine() == "D A")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
+  }
+
+  @Test("the GETPIN after one that revealed its text starts empty and masked")
+  func nextRequestStartsEmptyAndMasked() throws {
+    let driver = try TerminalPinentryDriver()
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.type(["s", "3", "c", Key.tab])
+    // The control: the first request shows its text.
+    try driver.terminal.waitForText("Passphrase: s3c")
+    try driver.type([Key.enter])
+    #expect(try driver.nextLine() == "D s3c")
+    #expect(try driver.nextLine() == "OK")
+    try driver.expectOK("SETPROMPT Again:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Again:")
+    try driver.type(["x"])
+    let masked = try driver.waitForMasks(1, prompt: "Again:")
+    #expect(!masked.cursorLine.contains("x"), "\(masked)")
+    try driver.type([Key.enter])
+    // Only what this request typed: the field started empty.
+    #expect(try driver.nextLine() == "D x")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
   }
 
   @Test("focus lost while revealed masks the passphrase again")

@@ -63,4 +63,22 @@ struct TerminalPinentryResidueTests {
     #expect(counts.percentEscaped.copies == 0, "\(counts.percentEscaped)")
     #expect(counts.plusEscaped.copies == 0, "\(counts.plusEscaped)")
   }
+
+  @Test(
+    "the session's kept buffers: 0 copies of a GETPIN's passphrase after its reply and during the next GETPIN, whose field starts empty"
+  )
+  func keptBuffersAreWipedBetweenRequests() throws {
+    // Sodium memory, which the scan reads, so the field's kept buffer is in
+    // what is scanned: the control is the copy found while it held the
+    // passphrase.
+    let residue = try scanAcrossTwoGetPins(
+      pinentrySecretfield, extraEnvironment: ["SECRETFIELD_TEST_SODIUM_MEMORY=1"])
+    #expect(
+      (residue.copiesWhileHeld ?? 0) >= 1,
+      "while held: \(String(describing: residue.copiesWhileHeld))")
+    #expect(residue.afterFirstReply.copies == 0, "\(residue.afterFirstReply)")
+    #expect(residue.duringSecond.copies == 0, "\(residue.duringSecond)")
+    // Enter on the second field as it came: no D line, so it held nothing.
+    #expect(residue.secondAnswer == ["OK"])
+  }
 }

@@ -17,6 +17,11 @@ struct FatalSignal: CustomTestStringConvertible, Sendable {
     FatalSignal(name: "SIGXCPU", number: SIGXCPU), FatalSignal(name: "SIGXFSZ", number: SIGXFSZ),
     FatalSignal(name: "SIGPWR", number: SIGPWR), FatalSignal(name: "SIGQUIT", number: SIGQUIT),
     FatalSignal(name: "SIGSTKFLT", number: SIGSTKFLT), FatalSignal(name: "SIGIO", number: SIGIO),
+    // The C library's range, never hard-coded: glibc keeps the first ones.
+    FatalSignal(name: "SIGRTMIN", number: __libc_current_sigrtmin()),
+    FatalSignal(name: "SIGRTMIN+1", number: __libc_current_sigrtmin() + 1),
+    FatalSignal(name: "SIGRTMAX-1", number: __libc_current_sigrtmax() - 1),
+    FatalSignal(name: "SIGRTMAX", number: __libc_current_sigrtmax()),
   ]
   static let faults = [
     FatalSignal(name: "SIGSEGV", number: SIGSEGV), FatalSignal(name: "SIGBUS", number: SIGBUS),
@@ -60,5 +65,40 @@ struct PromptFatalSignalTests {
     #expect(try session.attributes() == session.initialAttributes)
     #expect(!(try session.screen().bracketedPaste))
     #expect(try session.standardError() == "")
+  }
+}
+
+/// The signals glibc keeps for itself, 32 up to its `SIGRTMIN`.
+private let libraryInternalSignals = Array(32..<__libc_current_sigrtmin())
+
+@Suite("The C library's own signals (32, 33) do not end the prompt")
+struct PromptLibraryInternalSignalTests {
+  @Test(
+    "sent with kill, the prompt goes on in raw mode and Enter gives back what was typed",
+    arguments: libraryInternalSignals)
+  func promptGoesOn(_ number: Int32) throws {
+    let session = try startPrompt()
+    try session.type("ab")
+    try session.waitForMasks(2)
+    try session.send(signal: number)
+    try session.type("c")
+    try session.waitForMasks(3)
+    #expect(try session.attributes().isRaw)
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(try session.standardOutput() == "abc\n")
+    #expect(try session.attributes() == session.initialAttributes)
+  }
+
+  @Test(
+    "control: a program that does not block them dies of one with the terminal raw",
+    arguments: libraryInternalSignals)
+  func unblockedDies(_ number: Int32) throws {
+    let script = "import os, sys, tty; tty.setraw(0); os.write(1, b'ready'); os.read(0, 1)"
+    let session = try TerminalSession(executable: "/usr/bin/python3", arguments: ["-c", script])
+    try session.waitForText("ready")
+    try session.send(signal: number)
+    #expect(try session.waitForExit() == .signaled(number))
+    #expect(try session.attributes().isRaw)
   }
 }

@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 import SecureMemory
+import Testing
 
 /// What a decoder produced, with the payload copied out: test oracles only.
 enum Decoded: Equatable, CustomStringConvertible {
@@ -97,3 +98,39 @@ func mergingText(_ decoded: [Decoded]) -> [Decoded] {
 
 let esc = "\u{1B}"
 let csi = "\u{1B}["
+
+extension DecoderDriver {
+  /// Feeds each chunk as the prompt's event loop does: the bytes arrive in the
+  /// decoder's input and every event is handled in that same window
+  /// (`receive(atMost:receivingWith:at:handling:)`), text lent from the input
+  /// itself; then lets the escape timeout pass (`decode(at:handling:)`) if the
+  /// decoder is waiting.
+  mutating func decodeInWindows(chunks: [[UInt8]]) throws -> [Decoded] {
+    var all: [Decoded] = []
+    func collect(_ event: KeyEvent, _ bytes: UnsafeRawBufferPointer) -> Bool {
+      switch event {
+      case .text: all.append(.text(Array(bytes)))
+      case .paste: all.append(.paste(Array(bytes)))
+      default:
+        #expect(bytes.isEmpty, "\(event) came with bytes")
+        all.append(.event(event))
+      }
+      return true
+    }
+    var last: KeyDecoder.Step = .needsInput
+    for chunk in chunks where !chunk.isEmpty {
+      let step = try decoder.receive(
+        atMost: chunk.count,
+        receivingWith: { spare in
+          for (offset, byte) in chunk.enumerated() { spare[offset] = byte }
+          return chunk.count
+        }, at: now, handling: collect)
+      last = try #require(step ?? nil)
+    }
+    if case .needsInputBefore(let deadline) = last {
+      now = deadline
+      _ = try decoder.decode(at: now, handling: collect)
+    }
+    return all
+  }
+}

@@ -76,6 +76,14 @@ struct TerminalLocaleTests {
     #expect(locale.isUTF8 == testCase.isUTF8)
     #expect(locale.maskGlyph == (testCase.isUTF8 ? "•" : "*"))
   }
+
+  @Test(
+    "a locale name alone decides as that name in LC_CTYPE does",
+    arguments: ["en_US.UTF-8", "C.utf8", "de_DE.UTF-8@euro", "en_US.ISO-8859-1", "C", "", nil])
+  func nameDecides(_ name: String?) {
+    let fromEnvironment = TerminalLocale(environment: name.map { ["LC_CTYPE": $0] } ?? [:])
+    #expect(TerminalLocale(localeName: name) == fromEnvironment)
+  }
 }
 
 @Suite("ScreenWriter writes what it gathered, then secrets from secure memory, in order")

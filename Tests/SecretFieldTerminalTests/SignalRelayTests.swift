@@ -74,6 +74,37 @@ struct SignalRelayTests {
     }
   }
 
+  @Test("paused, a fatal signal kills the process by itself, as with no relay installed")
+  func pausedFatalSignalKills() async {
+    await #expect(processExitsWith: .signal(SIGTERM)) {
+      let relay = try! SignalRelay()
+      relay.pauseRelaying()
+      unblockSignalsInThisThread()
+      raise(SIGTERM)
+      withExtendedLifetime(relay.descriptor) {}
+    }
+  }
+
+  @Test("paused, SIGWINCH does nothing and is not relayed; resumed, signals are relayed again")
+  func pausedThenResumed() async {
+    await #expect(processExitsWith: .success) {
+      let relay = try! SignalRelay()
+      relay.pauseRelaying()
+      let pausedIsRelaying = relay.isRelaying
+      #expect(!pausedIsRelaying)
+      unblockSignalsInThisThread()
+      raise(SIGWINCH)
+      #expect(relay.pendingSignals() == [])
+      relay.resumeRelaying()
+      let resumedIsRelaying = relay.isRelaying
+      #expect(resumedIsRelaying)
+      // The control: the same signals, relayed, are not fatal and arrive.
+      raise(SIGWINCH)
+      raise(SIGTERM)
+      #expect(relay.pendingSignals() == [.windowChange, .terminate])
+    }
+  }
+
   @Test("a second relay while one is installed traps")
   func secondRelayTraps() async {
     await #expect(processExitsWith: .failure) {
@@ -126,14 +157,35 @@ struct SignalRelayTests {
     #expect(TerminalSignal.continue.response == .resume)
     #expect(TerminalSignal.windowChange.response == .resize)
     // Every signal whose default action ends the process (signal(7): Term or
-    // Core) but the faults, which the fault handler takes, and the real-time ones.
+    // Core) but the faults, which the fault handler takes; the real-time ones
+    // from the C library's SIGRTMIN, never the ones it keeps for itself.
     let fatal = Set(TerminalSignal.fatal.map(\.number))
+    let realTime = Set(__libc_current_sigrtmin()...__libc_current_sigrtmax())
+    #expect(!realTime.contains(32) && !realTime.isEmpty)
     #expect(
-      fatal == [
-        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
-        SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO,
-      ])
-    #expect(TerminalSignal.relayed.count == 20)
+      fatal
+        == Set([
+          SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
+          SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO,
+        ]).union(realTime))
+    #expect(TerminalSignal.relayed.count == 20 + realTime.count)
+    #expect(TerminalSignal(number: __libc_current_sigrtmin()).description == "SIGRTMIN")
+    #expect(TerminalSignal(number: __libc_current_sigrtmin() + 2).description == "SIGRTMIN+2")
+    #expect(TerminalSignal(number: __libc_current_sigrtmax()).description == "SIGRTMAX")
+  }
+
+  @Test("a raised SIGRTMIN and SIGRTMAX are relayed, not fatal")
+  func relaysRealTime() async {
+    await #expect(processExitsWith: .success) {
+      let relay = try! SignalRelay()
+      unblockSignalsInThisThread()
+      raise(__libc_current_sigrtmin())
+      raise(__libc_current_sigrtmax())
+      #expect(
+        relay.pendingSignals().map(\.number) == [
+          __libc_current_sigrtmin(), __libc_current_sigrtmax(),
+        ])
+    }
   }
 }
 

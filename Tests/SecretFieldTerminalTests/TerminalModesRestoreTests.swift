@@ -33,6 +33,8 @@ struct FatalSignal: CustomTestStringConvertible, Sendable {
   static let all = [
     FatalSignal(number: SIGINT, name: "SIGINT"), FatalSignal(number: SIGTERM, name: "SIGTERM"),
     FatalSignal(number: SIGHUP, name: "SIGHUP"),
+    FatalSignal(number: __libc_current_sigrtmin(), name: "SIGRTMIN"),
+    FatalSignal(number: __libc_current_sigrtmax(), name: "SIGRTMAX"),
   ]
 }
 

@@ -102,6 +102,33 @@ struct KernelKeyringTests {
     #expect(contents(of: first) == Array("first".utf8))
   }
 
+  @Test(
+    "read and readAll put the passphrase in the storage asked for, secret memory hidden from the kernel; the default stays sodium"
+  )
+  func readsIntoStorage() throws {
+    let name = KeyringOracle.uniqueName("storage")
+    defer { KeyringOracle.remove(name) }
+    try keyring.store(secureBuffer("first"), name: name, timeout: .seconds(60))
+    try keyring.store(secureBuffer("second"), name: name, timeout: .seconds(60))
+    guard let secret = try keyring.read(name: name, storage: .secretMemory),
+      let all = try keyring.readAll(name: name, storage: .secretMemory),
+      let plain = try keyring.read(name: name)
+    else {
+      Issue.record("nothing read back")
+      return
+    }
+    #expect(contents(of: secret) == Array("first".utf8))
+    #expect(secret.protection.storage == .secretMemory)
+    #expect(procMemReadError(at: BufferPages(secret).dataStart) == EIO)
+    #expect(texts(of: all) == ["first", "second"])
+    let copy = try all.copyEntry(at: 1)
+    #expect(copy.protection.storage == .secretMemory, "a copy stays in the entries' memory")
+    // Control: read without a storage, the same key is in sodium memory, which
+    // /proc/self/mem reads.
+    #expect(plain.protection.storage == .sodium)
+    #expect(procMemReadError(at: BufferPages(plain).dataStart) == nil)
+  }
+
   @Test("a passphrase already cached is not added again")
   func noDuplicate() throws {
     let name = KeyringOracle.uniqueName("dup")

@@ -9,10 +9,19 @@ func flipByte(at address: UInt) {
   pointer.storeBytes(of: ~pointer.load(as: UInt8.self), as: UInt8.self)
 }
 
+/// The storage of an arena under test: secret memory (`memfd_secret`) or
+/// sodium memory. A `Bool` rather than a ``SecureStorage``, so that an exit
+/// test can capture it.
+func arenaStorage(_ inSecretMemory: Bool) -> SecureStorage {
+  inSecretMemory ? .secretMemory : .sodium
+}
+
 /// Each protection of a slab shown by the crash it causes, beside a control
 /// that does the same within bounds and exits cleanly. The slot handed out
 /// first sits right after the slab's leading guard page (and libsodium's
-/// canary); the last of a full slab ends at its trailing guard page.
+/// canary); the last of a full slab ends at its trailing guard page. Every
+/// test runs for a sodium slab and for a secret-memory slab, whose region
+/// keeps the same layout.
 @Suite("SecureArena protections end the process on misuse")
 struct SecureArenaCrashTests {
   /// Fills one slab of 32-byte slots and returns them, first to last.
@@ -29,11 +38,11 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "control: the first and last byte of every slot, and both canaries' neighbours, are writable in a window"
-  )
-  func inBoundsWritesAreAllowed() async {
-    await #expect(processExitsWith: .success) {
-      let arena = try! SecureArena(name: "control")
+    "control: the first and last byte of every slot, and both canaries' neighbours, are writable in a window",
+    arguments: [false, true])
+  func inBoundsWritesAreAllowed(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
+      let arena = try! SecureArena(name: "control", storage: arenaStorage(inSecretMemory))
       let buffers = SecureArenaCrashTests.fullSlab(in: arena)
       #expect(buffers.count == 1365)
       for held in [buffers[0], buffers[buffers.count - 1]] {
@@ -48,10 +57,11 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "writing before the first slot of a slab, past libsodium's canary, hits the leading guard page")
-  func guardPageBefore() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      let arena = try! SecureArena()
+    "writing before the first slot of a slab, past libsodium's canary, hits the leading guard page",
+    arguments: [false, true])
+  func guardPageBefore(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       var buffer = try! SecureBuffer(in: arena)
       try! buffer.append([1])
       buffer.withUnsafeMutableBytes { bytes in
@@ -60,10 +70,12 @@ struct SecureArenaCrashTests {
     }
   }
 
-  @Test("writing past the canary of the last slot of a slab hits the trailing guard page")
-  func guardPageAfter() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      let arena = try! SecureArena()
+  @Test(
+    "writing past the canary of the last slot of a slab hits the trailing guard page",
+    arguments: [false, true])
+  func guardPageAfter(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       let buffers = SecureArenaCrashTests.fullSlab(in: arena)
       let last = buffers[buffers.count - 1]
       let capacity = last.buffer.capacity
@@ -74,10 +86,10 @@ struct SecureArenaCrashTests {
     }
   }
 
-  @Test("reading through a pointer kept from a closed window faults")
-  func readAfterWindowCloses() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      let arena = try! SecureArena()
+  @Test("reading through a pointer kept from a closed window faults", arguments: [false, true])
+  func readAfterWindowCloses(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       var buffer = try! SecureBuffer(in: arena)
       try! buffer.append([42])
       let escaped = buffer.withUnsafeBytes { $0.baseAddress! }
@@ -85,10 +97,10 @@ struct SecureArenaCrashTests {
     }
   }
 
-  @Test("writing through a read window faults")
-  func writeInReadWindow() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      let arena = try! SecureArena()
+  @Test("writing through a read window faults", arguments: [false, true])
+  func writeInReadWindow(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       var buffer = try! SecureBuffer(in: arena)
       try! buffer.append([42])
       buffer.withUnsafeBytes {
@@ -98,21 +110,21 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "the honest cost: a neighbour on the same page is readable while another secret's window is open, and faults once it closes"
-  )
-  func windowOpensTheWholePage() async {
+    "the honest cost: a neighbour on the same page is readable while another secret's window is open, and faults once it closes",
+    arguments: [false, true])
+  func windowOpensTheWholePage(inSecretMemory: Bool) async {
     // Inside: the neighbour's byte is read through a pointer from its own
     // earlier window while only the other secret's window is open.
-    await #expect(processExitsWith: .success) {
-      let arena = try! SecureArena()
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
+      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       let neighbour = try! arenaBuffer([42], in: arena)
       let other = try! arenaBuffer([7], in: arena)
       let escaped = neighbour.withUnsafeBytes { $0.baseAddress! }
       let value = other.withUnsafeBytes { _ in escaped.load(as: UInt8.self) }
       if value != 42 { exit(1) }
     }
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      let arena = try! SecureArena()
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       let neighbour = try! arenaBuffer([42], in: arena)
       let other = try! arenaBuffer([7], in: arena)
       let escaped = neighbour.withUnsafeBytes { $0.baseAddress! }
@@ -122,11 +134,11 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "windows are counted per page: one secret's window closing leaves the page open under its neighbour's"
-  )
-  func windowsCountedPerPage() async {
-    await #expect(processExitsWith: .success) {
-      let arena = try! SecureArena()
+    "windows are counted per page: one secret's window closing leaves the page open under its neighbour's",
+    arguments: [false, true])
+  func windowsCountedPerPage(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
+      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       let first = try! arenaBuffer([1], in: arena)
       let second = try! arenaBuffer([2], in: arena)
       let read = first.withUnsafeBytes { outer in
@@ -138,10 +150,10 @@ struct SecureArenaCrashTests {
     }
   }
 
-  @Test("control: dropping every slot of an intact slab exits cleanly")
-  func intactSlotsFreeCleanly() async {
-    await #expect(processExitsWith: .success) {
-      let arena = try! SecureArena(name: "tenant tokens")
+  @Test("control: dropping every slot of an intact slab exits cleanly", arguments: [false, true])
+  func intactSlotsFreeCleanly(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
+      let arena = try! SecureArena(name: "tenant tokens", storage: arenaStorage(inSecretMemory))
       var buffers = SecureArenaCrashTests.fullSlab(in: arena)
       for held in buffers { held.buffer.withUnsafeMutableBytes { _ in } }
       buffers.removeAll()
@@ -149,12 +161,13 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "a write past a slot's end traps when its window closes, naming the arena and the size class")
-  func canaryOverwriteTrapsAtWindowClose() async {
+    "a write past a slot's end traps when its window closes, naming the arena and the size class",
+    arguments: [false, true])
+  func canaryOverwriteTrapsAtWindowClose(inSecretMemory: Bool) async {
     let result = await #expect(
       processExitsWith: .failure, observing: [\.standardErrorContent]
-    ) {
-      let arena = try! SecureArena(name: "tenant tokens")
+    ) { [inSecretMemory] in
+      let arena = try! SecureArena(name: "tenant tokens", storage: arenaStorage(inSecretMemory))
       var buffer = try! SecureBuffer(capacity: 64, in: arena)
       let neighbour = try! SecureBuffer(capacity: 64, in: arena)
       try! buffer.append([1])
@@ -172,12 +185,13 @@ struct SecureArenaCrashTests {
   }
 
   @Test(
-    "a canary overwritten from another secret's window on the page traps when its slot is freed")
-  func canaryOverwriteTrapsAtFree() async {
+    "a canary overwritten from another secret's window on the page traps when its slot is freed",
+    arguments: [false, true])
+  func canaryOverwriteTrapsAtFree(inSecretMemory: Bool) async {
     let result = await #expect(
       processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
-    ) {
-      let arena = try! SecureArena(name: "session keys")
+    ) { [inSecretMemory] in
+      let arena = try! SecureArena(name: "session keys", storage: arenaStorage(inSecretMemory))
       let victim = try! SecureBuffer(capacity: 32, in: arena)
       let between = try! SecureBuffer(capacity: 32, in: arena)
       var far = try! SecureBuffer(capacity: 32, in: arena)

@@ -29,14 +29,15 @@ struct SecureArenaLimitTests {
   static let secretCount = 100_000
 
   @Test(
-    "100,000 live 32-byte secrets under an 8 MiB RLIMIT_MEMLOCK as nobody, each its own and no-access outside its window; buffers of their own stop near 2,000 (control)"
-  )
-  func hundredThousandSecrets() async {
-    await #expect(processExitsWith: .success) {
+    "100,000 live 32-byte secrets under an 8 MiB RLIMIT_MEMLOCK as nobody, each its own and no-access outside its window; buffers of their own stop near 2,000 (control)",
+    arguments: [false, true])
+  func hundredThousandSecrets(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
       #expect(limitLockedMemory(to: 8 << 20))
       if getuid() == 0 { #expect(dropToNobody()) }
       let count = SecureArenaLimitTests.secretCount
-      let arena = try! SecureArena(name: "100k")
+      let storage = arenaStorage(inSecretMemory)
+      let arena = try! SecureArena(name: "100k", storage: storage)
       let mappingsBefore = try! MemoryMap().mappings.count
       let lockedBefore = try! statusValue("VmLck")!
 
@@ -46,7 +47,10 @@ struct SecureArenaLimitTests {
         fill(&buffer, index: index, count: 32)
         (buffers + index).initialize(to: buffer)
       }
+      // Secret memory counts in VmLck, and against the limit, as sodium's
+      // mlock does: 64 KiB a slab either way.
       let lockedKiB = try! statusValue("VmLck")! - lockedBefore
+      #expect(lockedKiB == arena.slabCount * 64, "\(lockedKiB) KiB for \(arena.slabCount) slabs")
       let map = try! MemoryMap()
       let mappings = map.mappings.count - mappingsBefore
       #expect(lockedKiB * 1024 / count <= 64, "\(lockedKiB) KiB locked for \(count) secrets")
@@ -64,16 +68,18 @@ struct SecureArenaLimitTests {
         allOwn = allOwn && holdsPattern(buffers[index], index: index, count: 32)
       }
       #expect(allOwn)
+      let slotStorage = buffers[0].protection.storage
+      #expect(slotStorage == storage, "no slab fell back")
       let open = pages.filter { map.mapping(containing: $0)?.isNoAccess != true }
       #expect(open.isEmpty, "\(open.count) of \(pages.count) pages readable outside windows")
 
       // Control: the limit is in force. Buffers of their own, a locked page
-      // each, run out after the ~700 pages the arena left.
+      // each, in the same storage, run out after the ~700 pages the arena left.
       var own: [HeldBuffer] = []
       var failure: SecureMemoryError?
       while own.count < 3000 {
         do throws(SecureMemoryError) {
-          own.append(HeldBuffer(try SecureBuffer(capacity: 32)))
+          own.append(HeldBuffer(try SecureBuffer(capacity: 32, storage: storage)))
         } catch {
           failure = error
           break
@@ -94,13 +100,13 @@ struct SecureArenaLimitTests {
   }
 
   @Test(
-    "at the lock limit a new slab throws lockFailed naming RLIMIT_MEMLOCK, and the arena goes on serving the slots it has"
-  )
-  func lockLimitReached() async {
-    await #expect(processExitsWith: .success) {
+    "at the lock limit a new slab throws lockFailed naming RLIMIT_MEMLOCK, and the arena goes on serving the slots it has",
+    arguments: [false, true])
+  func lockLimitReached(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
       #expect(limitLockedMemory(to: 256 * 1024))
       if getuid() == 0 { #expect(dropToNobody()) }
-      let arena = try! SecureArena(name: "limited")
+      let arena = try! SecureArena(name: "limited", storage: arenaStorage(inSecretMemory))
       var held: [HeldBuffer] = []
       var failure: SecureMemoryError?
       while held.count < 10 * 1365 {

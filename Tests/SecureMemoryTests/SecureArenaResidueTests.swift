@@ -19,7 +19,7 @@ struct SecureArenaResidueTests {
   func controlFindsCopies() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 24)
-      let arena = try! SecureArena(name: "residue control")
+      let arena = try! SecureArena(name: "residue control", storage: .sodium)
       var buffer = try! SecureBuffer(capacity: 24, in: arena)
       let before = try! ResidueScanner().scan(for: marker)
       plant(marker, in: &buffer)
@@ -40,7 +40,7 @@ struct SecureArenaResidueTests {
   func freedSlotIsWiped() async {
     await #expect(processExitsWith: .success) {
       let markers = (0..<3).map { _ in Marker(count: 32) }
-      let arena = try! SecureArena(name: "residue")
+      let arena = try! SecureArena(name: "residue", storage: .sodium)
       var left = try! SecureBuffer(capacity: 32, in: arena)
       var middle = try! SecureBuffer(capacity: 32, in: arena)
       var right = try! SecureBuffer(capacity: 32, in: arena)
@@ -73,7 +73,7 @@ struct SecureArenaResidueTests {
   func growthWipesOldSlots() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
-      let arena = try! SecureArena(name: "residue growth")
+      let arena = try! SecureArena(name: "residue growth", storage: .sodium)
       var buffer = try! SecureBuffer(capacity: 32, in: arena)
       plant(marker, in: &buffer)
       var counts: [Int] = []

@@ -45,20 +45,24 @@ struct SecureArenaTests {
     #expect(arena.slabCount == 1)
   }
 
-  @Test("more than 2,048 bytes get a region of their own, with its own protection")
-  func largeRequestsGetTheirOwnRegion() throws {
-    let arena = try SecureArena()
+  @Test(
+    "more than 2,048 bytes get a region of their own, with its own protection, in the arena's storage",
+    arguments: [SecureStorage.sodium, .secretMemory])
+  func largeRequestsGetTheirOwnRegion(storage: SecureStorage) throws {
+    let arena = try SecureArena(storage: storage)
     let buffer = try SecureBuffer(capacity: 2049, in: arena)
     let (capacity, isInArena, protection) = (buffer.capacity, buffer.isInArena, buffer.protection)
     #expect(!isInArena)
     #expect(capacity >= 2049)
-    #expect(protection == .complete)
+    #expect(protection.isComplete && !protection.sharesPagesWithOtherSecrets, "\(protection)")
+    #expect(protection.storage == storage)
+    #expect(protection.isHiddenFromKernel == (storage == .secretMemory))
     #expect(arena.slabCount == 0)
   }
 
   @Test("a slot's protection: the slab's, complete, and shared pages said out loud")
   func slotProtection() throws {
-    let arena = try SecureArena()
+    let arena = try SecureArena(storage: .sodium)
     let buffer = try SecureBuffer(capacity: 16, in: arena)
     let protection = buffer.protection
     #expect(protection.isComplete)
@@ -109,9 +113,10 @@ struct SecureArenaTests {
   }
 
   @Test(
-    "growth moves to the next class that holds it, then past 2,048 bytes to a region of its own")
-  func growth() throws {
-    let arena = try SecureArena()
+    "growth moves to the next class that holds it, then past 2,048 bytes to a region of its own in the arena's storage",
+    arguments: [SecureStorage.sodium, .secretMemory])
+  func growth(storage: SecureStorage) throws {
+    let arena = try SecureArena(storage: storage)
     var buffer = try SecureBuffer(capacity: 8, in: arena)
     var expected: [UInt8] = []
     var capacities: [Int] = []
@@ -127,10 +132,14 @@ struct SecureArenaTests {
     let isInArena = buffer.isInArena
     #expect(!isInArena)
     let protection = buffer.protection
-    #expect(protection == .complete, "a region of its own shares no page")
+    #expect(
+      protection.isComplete && !protection.sharesPagesWithOtherSecrets,
+      "a region of its own shares no page: \(protection)")
+    #expect(protection.storage == storage, "\(protection)")
     #expect(capacities == capacities.sorted())
     try buffer.reserveCapacity(100_000)
     #expect(bytes(of: buffer) == expected)
+    #expect(buffer.protection.storage == storage)
   }
 
   @Test("reads from and writes to a descriptor straight from the slot")
@@ -180,7 +189,7 @@ struct SecureArenaTests {
     "a slab's pages are locked (lo), kept out of core dumps (dd), wiped on fork (wf), no-access between guard pages"
   )
   func slabPagesInSmaps() throws {
-    let arena = try SecureArena()
+    let arena = try SecureArena(storage: .sodium)
     let buffer = try SecureBuffer(in: arena)
     let start = address(of: buffer)
     let map = try MemoryMap()
@@ -205,7 +214,7 @@ struct SecureArenaTests {
 
   @Test("a window opens its page alone, read-only; the rest of the slab stays no-access")
   func windowOpensOnePage() throws {
-    let arena = try SecureArena()
+    let arena = try SecureArena(storage: .sodium)
     let buffer = try SecureBuffer(in: arena)
     let start = address(of: buffer)
     let (inside, slabStart) = try buffer.withUnsafeBytes { _ in

@@ -57,6 +57,29 @@ struct SecureBufferTransferTests {
     #expect(isEmpty)
   }
 
+  @Test(
+    "random(count:storage:) and random(count:in:) put their bytes in the storage asked for, or a slot of the arena"
+  )
+  func randomInStorageAndArena() throws {
+    let secret = try SecureBuffer.random(count: 32, storage: .secretMemory)
+    #expect(secret.count == 32)
+    #expect(secret.protection.storage == .secretMemory)
+    #expect(bytes(secret).contains { $0 != 0 })
+    let arena = try SecureArena(name: "random", storage: .sodium)
+    let slot = try SecureBuffer.random(count: 32, in: arena)
+    let neighbour = try SecureBuffer.random(count: 32, in: arena)
+    let (isInArena, capacity) = (slot.isInArena, slot.capacity)
+    #expect(isInArena && capacity == 32)
+    #expect(slot.count == 32)
+    let same = slot.constantTimeEquals(neighbour)
+    #expect(!same)
+    let large = try SecureBuffer.random(count: 3000, in: arena)
+    let largeIsInArena = large.isInArena
+    #expect(!largeIsInArena && large.count == 3000)
+    // Control: the default stays sodium memory.
+    #expect(try SecureBuffer.random(count: 8).protection.storage == .sodium)
+  }
+
   @Test("secureZero wipes ordinary memory")
   func zero() {
     var plain: [UInt8] = Array("ordinary secret".utf8)

@@ -6,18 +6,28 @@ import SecureMemory
 /// mappings (against `vm.max_map_count`), per secret, beside 1,000
 /// `SecureBuffer`s of their own (100,000 of those would pass both limits); and
 /// how long allocating them all, touching each in a window and freeing them
-/// all takes.
+/// all takes. The plain names are a sodium arena's; `_secret` the same for an
+/// arena whose slabs are in secret memory (`memfd_secret`), in the same run.
 struct ArenaFootprintBenchmarks: BenchmarkGroup {
-  let names = ["arena_locked_bytes_per_secret", "arena_mappings_per_secret", "arena_100k_live"]
+  let names = [
+    "arena_locked_bytes_per_secret", "arena_mappings_per_secret", "arena_100k_live",
+    "arena_locked_bytes_per_secret_secret", "arena_mappings_per_secret_secret",
+    "arena_100k_live_secret",
+  ]
 
   static let secretCount = 100_000
   static let ownBufferCount = 1_000
   static let secretSize = 32
 
   func run(with sampler: Sampler) throws -> [BenchmarkResult] {
-    let arena = try SecureArena(name: "footprint")
+    let arena = try SecureArena(name: "footprint", storage: .sodium)
     let perSecret = try Self.footprint(count: Self.secretCount) { buffers, index in
       (buffers + index).initialize(to: try SecureBuffer(capacity: Self.secretSize, in: arena))
+    }
+    let secretArena = try SecureArena(name: "footprint (secret memory)", storage: .secretMemory)
+    let perSecretInSecretMemory = try Self.footprint(count: Self.secretCount) { buffers, index in
+      (buffers + index).initialize(
+        to: try SecureBuffer(capacity: Self.secretSize, in: secretArena))
     }
     let perOwnBuffer = try Self.footprint(count: Self.ownBufferCount) { buffers, index in
       (buffers + index).initialize(to: try SecureBuffer(capacity: Self.secretSize))
@@ -30,7 +40,11 @@ struct ArenaFootprintBenchmarks: BenchmarkGroup {
     let passes = isQuick ? 1 : 7
     let liveCount = isQuick ? Self.secretCount / 10 : Self.secretCount
     var samples: [Double] = []
-    for _ in 0..<passes { samples.append(Double(try Self.liveCycle(liveCount, in: arena))) }
+    var secretSamples: [Double] = []
+    for _ in 0..<passes {
+      samples.append(Double(try Self.liveCycle(liveCount, in: arena)))
+      secretSamples.append(Double(try Self.liveCycle(liveCount, in: secretArena)))
+    }
 
     let label = "SecureBuffer(capacity: \(Self.secretSize)), \(Self.ownBufferCount) live"
     return [
@@ -51,6 +65,19 @@ struct ArenaFootprintBenchmarks: BenchmarkGroup {
         note: "allocate \(liveCount) 32-byte secrets in an arena and fill each in a"
           + " write window, read a byte of each in a read window, free them all;"
           + " \(passes) passes"),
+      BenchmarkResult(
+        name: "arena_locked_bytes_per_secret_secret", unit: "bytes",
+        value: Summary(single: perSecretInSecretMemory.lockedBytes),
+        baseline: .init(label: label, median: perOwnBuffer.lockedBytes),
+        iterationsPerSample: nil,
+        note: "the same in secret-memory slabs: memfd_secret pages count in VmLck"),
+      BenchmarkResult(
+        name: "arena_mappings_per_secret_secret", unit: "mappings",
+        value: Summary(single: perSecretInSecretMemory.mappings),
+        baseline: .init(label: label, median: perOwnBuffer.mappings), iterationsPerSample: nil),
+      BenchmarkResult(
+        name: "arena_100k_live_secret", unit: "ns", value: Summary(secretSamples), baseline: nil,
+        iterationsPerSample: 1, note: "the same cycle in secret-memory slabs, passes interleaved"),
     ]
   }
 

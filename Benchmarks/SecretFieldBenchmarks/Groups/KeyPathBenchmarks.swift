@@ -5,9 +5,10 @@ import SecretFieldTerminal
 
 /// `key_path_append`: one printable key typed at the end of a masked prompt,
 /// in process, from the terminal's byte to the screen's bytes: the byte goes
-/// into the decoder's secure input (`KeyDecoder.receive`), is decoded
-/// (`next(at:)`), handed to the editor from the payload's window
-/// (`withPayload` + `PromptEditor.handle`), and the frame is drawn as the
+/// into the decoder's secure input, is decoded and handed to the editor
+/// (`PromptEditor.handle`) straight from there, in the one window it arrived
+/// in (`KeyDecoder.receive(atMost:receivingWith:at:handling:)`, the event
+/// loop's `read(from:at:handling:)` without the `read`), and the frame is drawn as the
 /// prompt draws it (`render`, `cellColumns`, `statusLines`,
 /// `PromptRenderer.draw`), its text gathered into a reused byte array instead
 /// of written. No pty, no system call but the windows' `mprotect`.
@@ -126,22 +127,34 @@ private struct KeyPath: ~Copyable {
     for _ in 0..<characters { typeKey() }
   }
 
-  /// One key: in through the decoder, applied, drawn.
+  /// One key: in through the decoder, applied, drawn, as the prompt's event
+  /// loop does it: the byte lands in the decoder's input (where `read(2)` would
+  /// put it) and the field takes it from there, inside that one window
+  /// (`KeyDecoder.receive(atMost:receivingWith:at:handling:)`).
   mutating func typeKey() {
-    let bytes = UnsafeRawBufferPointer(key)
+    let typed = key[0]
+    var reaction: PromptEditor.Reaction?
     do {
-      try decoder.receive { input throws(SecureMemoryError) in try input.append(bytes) }
-      guard case .event(let event) = try decoder.next(at: .now), event == .text else {
-        preconditionFailure("key_path_append: the decoder did not return the key as text")
+      let step = try decoder.receive(
+        atMost: 1,
+        receivingWith: { spare in
+          spare[0] = typed
+          return 1
+        }, at: .now
+      ) { event, payload throws(PromptError) in
+        precondition(event == .text, "key_path_append: the decoder did not return the key as text")
+        reaction = editor.handle(event, payload: payload, at: .now)
+        return true
+      }
+      guard case .needsInput?? = step else {
+        preconditionFailure("key_path_append: the key was not decoded whole")
       }
     } catch {
       preconditionFailure("key_path_append: the decoder failed: \(error)")
     }
-    let now = ContinuousClock.now
-    let reaction = decoder.withPayload { payload in
-      editor.handle(.text, payload: payload, at: now)
+    guard let reaction, reaction.outcome == nil, !reaction.ringsBell else {
+      preconditionFailure("key_path_append: key refused")
     }
-    precondition(reaction.outcome == nil && !reaction.ringsBell, "key_path_append: key refused")
     draw(editedFrom: reaction.editedFrom)
   }
 

@@ -161,8 +161,13 @@ struct ClusterIndex {
     }
     offsets.replaceSubrange(splice.keptPrefix..<splice.resumeAt, with: splice.middle)
     if splice.delta != 0 {
-      for index in (splice.keptPrefix + splice.middle.count)..<offsets.count {
-        offsets[index] += splice.delta
+      // Through the buffer, with a wrapping add (an offset plus a delta stays
+      // within the text's length, so it cannot overflow): no bounds or overflow
+      // check per element, so the shift of every later boundary vectorises.
+      let start = splice.keptPrefix + splice.middle.count
+      let delta = splice.delta
+      offsets.withUnsafeMutableBufferPointer { offsets in
+        for index in start..<offsets.count { offsets[index] &+= delta }
       }
     }
   }

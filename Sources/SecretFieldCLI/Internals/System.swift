@@ -127,10 +127,12 @@ extension System {
 }
 
 extension System {
-  /// The signals that end a prompt (the relay's fatal ones) and resize it.
+  /// The signals that end a prompt (the relay's fatal ones, the real-time
+  /// ones from the C library's `SIGRTMIN` included) and resize it.
   static let promptSignals =
     [SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGALRM, SIGWINCH, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF]
     + [SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT, SIGIO]
+    + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
 
   /// Puts the prompt's signals back to their default actions and unblocks
   /// them (`signal(2)`, `pthread_sigmask`), whatever the parent left: a

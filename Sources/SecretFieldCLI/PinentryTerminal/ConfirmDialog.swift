@@ -41,9 +41,26 @@ struct ConfirmDialog: Sendable {
   ///   at ``terminalPath`` or it fails; the terminal is restored first. A
   ///   fatal signal does not return: the process dies by it, the terminal
   ///   restored.
-  func run() throws(PromptError) -> ConfirmDialogState.Outcome {
+  ///
+  /// - Parameter resources: the session's relay, relaying while the dialog
+  ///   runs and paused before it returns; nil makes a relay for the dialog.
+  func run(reusing resources: PromptResources? = nil) throws(PromptError)
+    -> ConfirmDialogState.Outcome
+  {
     var terminal = try TerminalDevice(path: terminalPath)
-    let relay = try SignalRelay()
+    guard let resources else {
+      let relay = try SignalRelay()
+      return try run(terminal: &terminal, relay: relay)
+    }
+    return try resources.withRelay { relay throws(PromptError) in
+      try run(terminal: &terminal, relay: relay)
+    }
+  }
+
+  /// The dialog on `terminal`, through `relay`.
+  private func run(
+    terminal: inout TerminalDevice, relay: borrowing SignalRelay
+  ) throws(PromptError) -> ConfirmDialogState.Outcome {
     try terminal.enterRawMode(features: [])
     var decoder = try KeyDecoder()
     var dialog = Dialog(

@@ -1,4 +1,6 @@
 import Glibc
+import SecretFieldTerminal
+import Synchronization
 
 /// Watches the pipe a pinentry's answers go to while the user is asked, and
 /// turns the client's going away into `SIGHUP` for this process.
@@ -11,17 +13,37 @@ import Glibc
 /// `POLLHUP` wake it, beside a pipe that stops it. The output rather than
 /// the input: a client that closed its requests but still reads (`echo GETPIN
 /// | pinentry-secretfield`) still gets its answer. On the client's going away
-/// it sends `SIGHUP` to this process: the relay of the running prompt catches
-/// it, and the prompt restores the terminal, wipes the field, and dies by it,
-/// as it would if the terminal itself had hung up.
+/// while the watch is armed (``arm()``, while a request asks) it sends `SIGHUP`
+/// to this process: the relay of the running prompt catches it, and the prompt
+/// restores the terminal, wipes the field, and dies by it, as it would if the
+/// terminal itself had hung up. Disarmed (between requests) it sends nothing:
+/// the session sees the end of its input and ends as usual.
 ///
-/// - Complexity: one thread and one pipe per request; no work while nothing
-///   happens.
+/// One watch serves the whole session: arming and disarming are atomic
+/// stores, so a request starts no thread and makes no pipe.
+///
+/// - Complexity: one thread (its stack mapped, a `clone3`) and one pipe per
+///   session; no work while nothing happens; no system call to arm or disarm.
 final class HangUpWatch: Sendable {
   private let thread: pthread_t?
   private let stopWrite: Int32
+  private let arming = Arming()
 
-  /// Starts watching `descriptor`; nil (or a failure to start) watches nothing.
+  /// The watch's states, as ``Arming`` holds them.
+  private enum State {
+    /// No request asks: the client's going away is not signalled.
+    static let disarmed = 0
+    /// A request asks: the client's going away is signalled.
+    static let armed = 1
+    /// The client went away while disarmed; the thread has ended. Arming
+    /// signals at once.
+    static let goneWhileDisarmed = 2
+    /// `SIGHUP` was sent; the thread has ended.
+    static let signalled = 3
+  }
+
+  /// Starts watching `descriptor`, disarmed; nil (or a failure to start)
+  /// watches nothing.
   init(descriptor: Int32?) {
     var ends: [Int32] = [-1, -1]
     guard let descriptor, pipe(&ends) == 0 else {
@@ -30,14 +52,16 @@ final class HangUpWatch: Sendable {
       return
     }
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    let stopRead = ends[0]
-    let context = Unmanaged.passRetained(Watch(client: descriptor, stop: stopRead)).toOpaque()
+    stopWrite = ends[1]
+    let watch = Watch(client: descriptor, stop: ends[0], arming: arming)
+    let context = Unmanaged.passRetained(watch).toOpaque()
     var created = pthread_t()
     let result = pthread_create(
       &created, nil,
       { context in
         let watch = Unmanaged<Watch>.fromOpaque(context!).takeRetainedValue()
-        watch.run()
+        // It runs while the terminal is raw: a fault here must restore it.
+        FaultHandler.withAlternateStack { watch.run() }
         return nil
       }, context)
     if result != 0 {
@@ -45,15 +69,59 @@ final class HangUpWatch: Sendable {
       close(ends[0])
       close(ends[1])
       thread = nil
-      stopWrite = -1
       return
     }
     thread = created
-    stopWrite = ends[1]
+  }
+
+  /// Signals the client's going away from now on, until ``disarm()``; sends
+  /// `SIGHUP` at once if it went away while disarmed.
+  func arm() { arming.arm() }
+
+  /// Stops signalling the client's going away.
+  func disarm() { arming.disarm() }
+
+  /// Whether the client's going away is signalled, shared by the watch and
+  /// its thread.
+  private final class Arming: Sendable {
+    let state = Atomic<Int>(State.disarmed)
+
+    func arm() {
+      let (exchanged, found) = state.compareExchange(
+        expected: State.disarmed, desired: State.armed, ordering: .sequentiallyConsistent)
+      if !exchanged && found == State.goneWhileDisarmed {
+        state.store(State.signalled, ordering: .sequentiallyConsistent)
+        kill(getpid(), SIGHUP)
+      }
+    }
+
+    func disarm() {
+      _ = state.compareExchange(
+        expected: State.armed, desired: State.disarmed, ordering: .sequentiallyConsistent)
+    }
+
+    /// The thread saw the client go away: signals now if armed, else when
+    /// armed next.
+    func clientWentAway() {
+      while true {
+        let (signals, found) = state.compareExchange(
+          expected: State.armed, desired: State.signalled, ordering: .sequentiallyConsistent)
+        if signals {
+          kill(getpid(), SIGHUP)
+          return
+        }
+        guard found == State.disarmed else { return }
+        let (noted, _) = state.compareExchange(
+          expected: State.disarmed, desired: State.goneWhileDisarmed,
+          ordering: .sequentiallyConsistent)
+        // Armed in between: try again, and signal.
+        if noted { return }
+      }
+    }
   }
 
   /// Stops the thread and waits for it; the pipe is closed.
-  func stop() {
+  deinit {
     guard let thread else { return }
     var byte: UInt8 = 1
     _ = write(stopWrite, &byte, 1)
@@ -65,14 +133,21 @@ final class HangUpWatch: Sendable {
   private final class Watch: Sendable {
     let client: Int32
     let stop: Int32
+    let arming: Arming
 
-    init(client: Int32, stop: Int32) {
+    init(client: Int32, stop: Int32, arming: Arming) {
       self.client = client
       self.stop = stop
+      self.arming = arming
     }
 
     func run() {
       defer { close(stop) }
+      // Signals go to the main thread, whose relay or default action answers
+      // them; this thread only polls.
+      var all = sigset_t()
+      sigfillset(&all)
+      pthread_sigmask(SIG_BLOCK, &all, nil)
       var descriptors = [
         pollfd(fd: client, events: 0, revents: 0),
         pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
@@ -85,7 +160,7 @@ final class HangUpWatch: Sendable {
         }
         if descriptors[1].revents != 0 { return }
         if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-          kill(getpid(), SIGHUP)
+          arming.clientWentAway()
           return
         }
       }

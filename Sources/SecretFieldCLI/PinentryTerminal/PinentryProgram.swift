@@ -106,9 +106,13 @@ enum PinentryProgram {
     System.resetPromptSignals()
     for signal in System.jobControlAndPipeSignals { System.ignore(signal) }
     do {
+      // Made before the first request, so that a GETPIN makes none of them; a
+      // failure here is left to the first request, which tries again and
+      // answers the client with the reason.
+      let resources = try? TerminalPinentry.makeResources()
       var session = try PinentrySession(
-        input: 0, output: 1, interface: TerminalPinentry(clientOutput: 1), flavor: "secretfield",
-        storage: ToolMemory.storage)
+        input: 0, output: 1, interface: TerminalPinentry(clientOutput: 1, resources: resources),
+        flavor: "secretfield", storage: ToolMemory.storage)
       session.settings = settings
       _ = try session.run()
       return .success

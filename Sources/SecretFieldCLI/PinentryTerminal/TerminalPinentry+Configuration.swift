@@ -24,10 +24,9 @@ extension TerminalPinentry {
     configuration.storage = ToolMemory.storage
     // The repetition follows the entry right above it: its texts are on the
     // screen already.
-    let above =
-      request.stage == .repetition
-      ? [] : [request.title, request.description].compactMap { $0 }.filter { !$0.isEmpty }
-    configuration.description = above.isEmpty ? nil : above.joined(separator: "\n")
+    if request.stage != .repetition {
+      configuration.description = Self.joinedLines(request.title, request.description)
+    }
     configuration.initialMessage = request.error
     configuration.timeout = request.timeout
     configuration.terminalPath = terminalPath
@@ -49,5 +48,15 @@ extension TerminalPinentry {
     texts.revealRefusedBecause = "{reason}, so the passphrase can't be shown."
     configuration.texts = texts
     return configuration
+  }
+
+  /// `first` and `second` on lines of their own, leaving out what is nil or
+  /// empty; nil when both are.
+  static func joinedLines(_ first: String?, _ second: String?) -> String? {
+    let first = first.flatMap { $0.isEmpty ? nil : $0 }
+    let second = second.flatMap { $0.isEmpty ? nil : $0 }
+    guard let first else { return second }
+    guard let second else { return first }
+    return first + "\n" + second
   }
 }

@@ -28,10 +28,16 @@ import SecureMemory
 /// client's going away into `SIGHUP`, which the prompt answers as it answers
 /// any fatal signal: terminal restored, field wiped, death by the signal.
 ///
-/// - Complexity: per request, an open of the terminal, a recording check
-///   (about 0.1 ms) and a thread for the watch (for `GETPIN`, started once the
-///   prompt is drawn); with a quality bar, one round
-///   trip to the client per edit, while keys wait in the terminal.
+/// The session keeps what every request needs (``resources``: the signal
+/// relay, paused between requests, and the key decoder's and the field's
+/// secure buffers, wiped between requests; and the watch, disarmed between
+/// requests), so a `GETPIN` makes none of them.
+///
+/// - Complexity: per request, an open of the terminal, its modes, and a
+///   recording check (about 0.1 ms, after the first draw); once per session,
+///   the watch's thread (at the first request, once its prompt is drawn); with
+///   a quality bar, one round trip to the client per edit, while keys wait in
+///   the terminal.
 package struct TerminalPinentry: PinentryInterface {
   /// The descriptor the answers go out on, watched while the user is asked:
   /// when nobody reads it any more (the client is gone), asking is pointless.
@@ -46,13 +52,36 @@ package struct TerminalPinentry: PinentryInterface {
   /// from the environment.
   package var fallbackLocale: TerminalLocale?
 
-  /// An interface that watches `clientOutput` for the client's going away.
+  /// The relay and the buffers kept from one request to the next; nil makes
+  /// them at each request.
+  package var resources: PromptResources?
+  /// The watch on `clientOutput`, made at the first request and armed while
+  /// each asks.
+  var watch: HangUpWatch?
+
+  /// An interface that watches `clientOutput` for the client's going away,
+  /// asking through `resources` (see ``makeResources()``).
   package init(
-    clientOutput: Int32? = 1, detectsRecording: Bool = true, fallbackLocale: TerminalLocale? = nil
+    clientOutput: Int32? = 1, detectsRecording: Bool = true, fallbackLocale: TerminalLocale? = nil,
+    resources: PromptResources? = nil
   ) {
     self.clientOutput = clientOutput
     self.detectsRecording = detectsRecording
     self.fallbackLocale = fallbackLocale
+    self.resources = resources
+  }
+
+  /// The resources a session of this pinentry keeps: a paused relay, and
+  /// the buffers of a prompt in the tool's memory (secret memory where the
+  /// kernel has it).
+  ///
+  /// - Precondition: no other signal relay is installed.
+  /// - Throws: ``SecretFieldTerminal/PromptError`` when secure memory or the
+  ///   relay's pipe cannot be had.
+  package static func makeResources() throws(PromptError) -> PromptResources {
+    var configuration = PromptConfiguration()
+    configuration.storage = ToolMemory.storage
+    return try PromptResources(configuration)
   }
 
   /// Asks for the passphrase on the terminal.
@@ -66,13 +95,15 @@ package struct TerminalPinentry: PinentryInterface {
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
     var configuration = Self.promptConfiguration(for: request, terminalPath: path, locale: locale)
     configuration.detectsRecording = detectsRecording
-    // The watch starts once the prompt is drawn, which it would otherwise
-    // delay by a thread's start; a client gone before then is seen at once,
-    // and the relay is in place by then to answer its SIGHUP.
+    // The watch is armed once the prompt is drawn, and the first request
+    // starts its thread then, which would otherwise delay the draw; a client
+    // gone before then is seen at once, and the relay is in place by then to
+    // answer its SIGHUP.
     let clientOutput = clientOutput
-    var watch: HangUpWatch?
+    var watch = self.watch
     defer {
-      watch?.stop()
+      watch?.disarm()
+      self.watch = watch
       Self.touch(request.environment.touchFile)
     }
     let prompt = PasswordPrompt(configuration)
@@ -89,7 +120,10 @@ package struct TerminalPinentry: PinentryInterface {
     do {
       result = try prompt.run(
         annotatingEdits: annotate,
-        afterFirstDraw: { watch = HangUpWatch(descriptor: clientOutput) })
+        afterFirstDraw: {
+          if watch == nil { watch = HangUpWatch(descriptor: clientOutput) }
+          watch?.arm()
+        }, reusing: resources)
     } catch {
       return .failed(Self.assuanError(for: error, path: path))
     }
@@ -108,16 +142,18 @@ package struct TerminalPinentry: PinentryInterface {
   package mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
     let path = request.environment.ttyName ?? TerminalDevice.controllingTerminalPath
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
-    let watch = HangUpWatch(descriptor: clientOutput)
+    let watch = self.watch ?? HangUpWatch(descriptor: clientOutput)
+    self.watch = watch
+    watch.arm()
     defer {
-      watch.stop()
+      watch.disarm()
       Self.touch(request.environment.touchFile)
     }
     let dialog = ConfirmDialog(
       state: ConfirmDialogState(request: request, locale: locale), terminalPath: path,
       timeout: request.timeout)
     do {
-      switch try dialog.run() {
+      switch try dialog.run(reusing: resources) {
       case .ok: return .confirmed
       case .notOk: return .declined
       case .cancel, .hungUp: return .cancelled
@@ -134,9 +170,7 @@ package struct TerminalPinentry: PinentryInterface {
   static func locale(
     for environment: PinentryEnvironment, fallback: TerminalLocale?
   ) -> TerminalLocale {
-    if let lcCtype = environment.lcCtype {
-      return TerminalLocale(environment: ["LC_CTYPE": lcCtype])
-    }
+    if let lcCtype = environment.lcCtype { return TerminalLocale(localeName: lcCtype) }
     return fallback ?? .current
   }
 

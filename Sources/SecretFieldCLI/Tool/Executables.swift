@@ -19,6 +19,7 @@ package enum Executables {
   package static func secretfield(_ arguments: [String]) -> Never {
     FaultHandler.install()
     let hardening = ProcessHardening.apply()
+    TestHook.armFaultIfAsked()
     let status = SecretFieldTool.run(arguments, hardening: hardening)
     TestHook.stopBeforeExitIfAsked()
     SecretFieldTool.exit(status)
@@ -28,6 +29,7 @@ package enum Executables {
   package static func askpass(_ arguments: [String]) -> Never {
     FaultHandler.install()
     let hardening = ProcessHardening.apply()
+    TestHook.armFaultIfAsked()
     let status = AskpassCommand.run(arguments, hardening: hardening)
     TestHook.stopBeforeExitIfAsked()
     SecretFieldTool.exit(status)
@@ -37,6 +39,7 @@ package enum Executables {
   package static func pinentry(_ arguments: [String]) -> Never {
     FaultHandler.install()
     let hardening = ProcessHardening.apply()
+    TestHook.armFaultIfAsked()
     let status = PinentryProgram.run(arguments, hardening: hardening)
     SecretFieldTool.exit(status)
   }

@@ -38,7 +38,7 @@ public struct ConfirmationPrompt: Sendable {
   /// Asks on ``terminalPath`` until the user answers, the timeout runs out, or
   /// the terminal goes away.
   ///
-  /// - Throws: ``PromptError``, as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:)``:
+  /// - Throws: ``PromptError``, as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``:
   ///   `noTerminal` or `notATerminal` when there is no terminal to ask on,
   ///   others when the terminal fails meanwhile. The terminal is restored
   ///   before it throws. A fatal signal does not return: the process dies by

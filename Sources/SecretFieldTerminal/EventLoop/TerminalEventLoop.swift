@@ -9,7 +9,9 @@ import SecureMemory
 /// ``TerminalEventHandler/watchedDescriptor``, if any) until the earliest of the decoder's
 /// deadline (a lone Esc, a split sequence) and the handler's
 /// ``TerminalEventHandler/wakeTime``; the signals caught; one `read(2)` into
-/// the decoder's secure input; every event decoded; then one
+/// the decoder's secure input, and every event decoded and handled inside the
+/// same window on that input (``KeyDecoder/read(from:maximumCount:at:handling:)``);
+/// then one
 /// ``TerminalEventHandler/redraw(terminal:)`` when anything asked for it.
 ///
 /// - Complexity: per key, what the decoder and the handler cost; the loop
@@ -53,34 +55,42 @@ public enum TerminalEventLoop {
           }
         }
       }
+      // Every event is handled inside the decoder's one window on its input,
+      // the one the `read` was made in: a text key goes to the field from
+      // where it arrived.
+      var ending: Handler.Ending?
+      func handle(_ event: KeyEvent, _ payload: UnsafeRawBufferPointer) throws(PromptError) -> Bool
+      {
+        switch try handler.handle(event, payload: payload, at: .now, terminal: &terminal) {
+        case .proceed: return true
+        case .redraw:
+          needsRedraw = true
+          return true
+        case .end(let end):
+          ending = end
+          return false
+        }
+      }
+      var last: KeyDecoder.Step?
+      var decoded = false
       if readiness.contains(.input) {
+        let descriptor = terminal.descriptor
         do {
-          if try terminal.read(into: &decoder) == .endOfFile { return handler.hangUpEnding }
+          let read = try decoder.read(from: descriptor, at: .now, handling: handle)
+          if read.outcome == .endOfFile { return handler.hangUpEnding }
+          if case .bytes = read.outcome {
+            decoded = true
+            last = read.step
+          }
         } catch {
           guard error.code == .readFailed, error.errno == inputOutputError else { throw error }
           return handler.hangUpEnding
         }
       }
+      if !decoded { last = try decoder.decode(at: .now, handling: handle) }
+      if let ending { return ending }
       decoderDeadline = nil
-      decoding: while true {
-        switch try decoder.next(at: .now) {
-        case .needsInput:
-          break decoding
-        case .needsInputBefore(let instant):
-          decoderDeadline = instant
-          break decoding
-        case .event(let event):
-          let now = ContinuousClock.now
-          let response = try decoder.withPayload { payload throws(PromptError) in
-            try handler.handle(event, payload: payload, at: now, terminal: &terminal)
-          }
-          switch response {
-          case .proceed: break
-          case .redraw: needsRedraw = true
-          case .end(let ending): return ending
-          }
-        }
-      }
+      if case .needsInputBefore(let instant) = last { decoderDeadline = instant }
       if needsRedraw { try handler.redraw(terminal: &terminal) }
     }
   }

@@ -3,12 +3,20 @@ public import SecureMemory
 /// Turns the bytes a terminal sends into ``KeyEvent``s, keeping every byte in
 /// secure memory.
 ///
-/// Bytes go from `read(2)` into the decoder's secure input buffer
-/// (``receive(_:)``); ``next(at:)`` consumes them from the front, one event per
-/// call. The bytes of text and pastes move, through `SecureBuffer`'s own copy,
-/// into a secure payload buffer that ``withPayload(_:)`` lends out until the
-/// next call; consumed input is wiped as it is removed. A character split across
-/// reads, or an escape sequence, waits in the input until it is complete.
+/// Bytes go from `read(2)` into the decoder's secure input buffer. The prompt's
+/// path, ``read(from:maximumCount:at:handling:)``, decodes them and hands every
+/// event to a handler inside the one read-write window the `read` was made in:
+/// text is lent straight from the input, so a typed key costs the input one
+/// protection pair from its arrival to its removal, and the field's edit,
+/// reading it in place, one more on the field's own buffer
+/// (``receive(atMost:receivingWith:at:handling:)`` and ``decode(at:handling:)``
+/// are the same without the `read`). The older path, ``receive(_:)`` and then
+/// ``next(at:)``, returns one event per call and copies text, through
+/// `SecureBuffer`'s own copy, into a secure payload buffer that
+/// ``withPayload(_:)`` lends out until the next call. Pastes and kitty protocol
+/// text go through the payload on either path. Consumed input is wiped as it
+/// is removed. A character split across reads, or an escape sequence, waits in
+/// the input until it is complete.
 ///
 /// The decoder is pure: no I/O, no clock. Time comes in with ``next(at:)``, and
 /// a lone Esc (or any unfinished sequence) becomes an event only when the caller
@@ -52,41 +60,25 @@ public struct KeyDecoder: ~Copyable {
   }
 
   /// The limits in force.
-  public let configuration: Configuration
+  public var configuration: Configuration { state.configuration }
   /// Unconsumed bytes from the terminal.
   var input: SecureBuffer
-  /// The bytes of the last text or paste event, or of a paste being gathered.
+  /// The bytes of the last paste or kitty protocol text event, or of a paste
+  /// being gathered (plain text is lent from the input itself).
   var payload: SecureBuffer
-  /// The payload belongs to an event already returned, to be wiped on the next
-  /// call.
-  var payloadDelivered = false
-  /// An event to return before reading more input: the key whose caps-lock
-  /// report came first.
-  var queued: KeyEvent?
-  /// Inside `CSI 200~ … CSI 201~`.
-  var isInPaste = false
-  /// The paste passed the limit; its bytes are being dropped.
-  var pasteOverflowed = false
-  /// When the unfinished front of the input was first seen, and how many bytes
-  /// the input had then: new bytes restart the wait.
-  var pendingSince: ContinuousClock.Instant?
-  var pendingCount = 0
-
-  /// Inside a sequence whose start was dropped (too long, or timed out): its
-  /// remaining bytes are consumed to its end and never become text. A few
-  /// flags, not the bytes.
-  var swallowing: SequenceScanner.Swallow?
+  /// Everything else the decoder keeps between calls.
+  var state: DecoderState
 
   /// The caps-lock state last reported by the terminal; nil until a kitty
   /// protocol key reported it.
-  public internal(set) var capsLock: Bool?
+  public var capsLock: Bool? { state.capsLock }
 
   /// A decoder with empty secure buffers.
   ///
   /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure memory
   ///   cannot be had (the message says why: usually the locked memory limit).
   public init(configuration: Configuration = Configuration()) throws(PromptError) {
-    self.configuration = configuration
+    state = DecoderState(configuration: configuration)
     let input = try Self.makeBuffer(storage: configuration.storage)
     let payload = try Self.makeBuffer(storage: configuration.storage)
     self.input = input
@@ -121,24 +113,23 @@ public struct KeyDecoder: ~Copyable {
   public func withPayload<Result: ~Copyable, Failure: Error>(
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    guard payloadDelivered else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    guard state.payloadDelivered else {
+      return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
     return try payload.withUnsafeBytes(body)
   }
 
   /// How many bytes the last text or paste event has.
-  public var payloadCount: Int { payloadDelivered ? payload.count : 0 }
+  public var payloadCount: Int { state.payloadDelivered ? payload.count : 0 }
 
   /// Wipes everything: pending input, payload, a paste in progress. Use it when
   /// the prompt ends.
   public mutating func reset() {
     input.removeAll()
     payload.removeAll()
-    payloadDelivered = false
-    queued = nil
-    isInPaste = false
-    pasteOverflowed = false
-    pendingSince = nil
-    swallowing = nil
+    let capsLock = state.capsLock
+    state = DecoderState(configuration: state.configuration)
+    state.capsLock = capsLock
   }
 
   /// Decodes the next event from the input, as of `now`.
@@ -152,6 +143,84 @@ public struct KeyDecoder: ~Copyable {
     let step = try decodeNext(at: now)
     wipeStack()
     return step
+  }
+}
+
+extension KeyDecoder {
+  /// Decodes every event the input holds, as of `now`, and hands each to
+  /// `body` with its bytes, all inside one read-write window on the input.
+  ///
+  /// For ``KeyEvent/text``, the bytes are lent straight from the input, where
+  /// `read(2)` put them: no copy, and `body` (the field's edit) reads them
+  /// inside the same window that scans them and then removes them. A paste or
+  /// a kitty protocol text key is lent from the payload and wiped as soon as
+  /// `body` returns; other events get an empty buffer. Every pointer is valid
+  /// only while `body` runs.
+  ///
+  /// `body` returns false to stop; the events not yet decoded stay in the input
+  /// for the next call.
+  ///
+  /// - Returns: what the last call of ``next(at:)`` would have returned
+  ///   (``Step/needsInput`` or ``Step/needsInputBefore(_:)``), or nil when
+  ///   `body` stopped.
+  /// - Throws: ``PromptError`` from `body`, or with code `secureMemoryFailed`
+  ///   when the payload cannot grow; what was handled before is consumed.
+  /// - Complexity: O(bytes consumed); two `mprotect` calls for the input
+  ///   (none when it is empty), two more per paste, plus what `body` costs; a
+  ///   stack wipe (16 KiB) after.
+  public mutating func decode(
+    at now: ContinuousClock.Instant,
+    handling body: EventHandler
+  ) throws(PromptError) -> Step? {
+    let step = try decodeAll(at: now, handling: body)
+    wipeStack()
+    return step
+  }
+
+  /// Appends what `receive` writes into the input's spare room (at most
+  /// `maximumCount` bytes; it returns how many, as `read(2)` does), then
+  /// decodes and handles every event as ``decode(at:handling:)`` does, all in
+  /// the one read-write window the bytes arrived in
+  /// (`SecureBuffer.append(atMost:receivingWith:thenRemovingPrefix:)`).
+  ///
+  /// - Returns: nil when nothing was received (and nothing decoded), else what
+  ///   ``decode(at:handling:)`` returns, inside an optional.
+  /// - Throws: as ``decode(at:handling:)`` does, and ``PromptError`` with code
+  ///   `secureMemoryFailed` when the input cannot grow.
+  /// - Complexity: two `mprotect` calls for the input, plus what
+  ///   ``decode(at:handling:)`` adds beyond them.
+  public mutating func receive(
+    atMost maximumCount: Int,
+    receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int,
+    at now: ContinuousClock.Instant, handling body: EventHandler
+  ) throws(PromptError) -> Step?? {
+    let step = try receiveAll(
+      atMost: maximumCount, receivingWith: receive, at: now, handling: body)
+    wipeStack()
+    return step
+  }
+
+  /// Reads what `descriptor` has with one `read(2)` straight into the input
+  /// (`SecureBuffer.read(from:maximumCount:timeout:thenRemovingPrefix:)`,
+  /// without waiting), then decodes and handles every event as
+  /// ``decode(at:handling:)`` does, in the window the `read` was made in: a
+  /// key typed costs the input one protection pair from its arrival to its
+  /// removal.
+  ///
+  /// - Returns: what the read found, and when bytes arrived, what
+  ///   ``decode(at:handling:)`` returns (nil when `body` stopped). When none
+  ///   arrived nothing is decoded: call ``decode(at:handling:)`` for a
+  ///   deadline that passed.
+  /// - Throws: ``PromptError`` with code `readFailed` for an error from `poll`
+  ///   or `read`; as ``decode(at:handling:)`` does.
+  public mutating func read(
+    from descriptor: Int32, maximumCount: Int = 256, at now: ContinuousClock.Instant,
+    handling body: EventHandler
+  ) throws(PromptError) -> (outcome: ReadOutcome, step: Step?) {
+    let result = try readAll(
+      from: descriptor, maximumCount: maximumCount, at: now, handling: body)
+    wipeStack()
+    return result
   }
 }
 

@@ -5,7 +5,7 @@ extension PasswordPrompt {
   /// secure memory, for scripts that have no terminal: no prompt, no editing.
   ///
   /// A terminal is refused before anything is read: it would echo the password
-  /// as it is typed. Ask on it with ``run(annotatingEdits:afterFirstDraw:withdrawal:)``.
+  /// as it is typed. Ask on it with ``run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``.
   ///
   /// Reads one byte per `read(2)` (`SecureBuffer.read(from:maximumCount:timeout:)`),
   /// so nothing after the line is taken from a pipe or file that another

@@ -65,6 +65,10 @@ public struct PasswordPrompt: Sendable {
   /// - Parameter withdrawal: how the asker may take the question back while it
   ///   is on the screen (a password agent's request that went away); the
   ///   prompt then ends with ``PromptResult/withdrawn``. Nil for none.
+  /// - Parameter resources: the relay and buffers kept from the last prompt,
+  ///   for a program that asks more than once; the prompt relays through the
+  ///   kept relay while it runs, pauses it before it returns, and gives the
+  ///   buffers back wiped. Nil makes them for this prompt and drops them after.
   /// - Returns: the password in secure memory, or why there is none.
   /// - Throws: ``PromptError``: `noTerminal` or `notATerminal` when there is
   ///   no terminal to prompt on (the message says to run from a terminal or give
@@ -74,22 +78,92 @@ public struct PasswordPrompt: Sendable {
   public func run(
     annotatingEdits annotate: ((borrowing SecretFieldState) -> String?)? = nil,
     afterFirstDraw: (() -> Void)? = nil,
-    withdrawal: PromptWithdrawal? = nil
+    withdrawal: PromptWithdrawal? = nil,
+    reusing resources: PromptResources? = nil
   ) throws(PromptError) -> PromptResult {
-    let locale = configuration.locale ?? .current
     var terminal = try TerminalDevice(path: configuration.terminalPath)
-    // The relay first: a signal that comes once raw mode is on must find it.
-    let relay = try SignalRelay()
-    try Self.enterRawMode(&terminal, features: configuration.terminalFeatures, relay: relay)
-    // Should either throw, dropping the terminal restores its modes.
+    let decoderConfiguration = Self.decoderConfiguration(for: configuration)
+    guard let resources else {
+      // The relay first: a signal that comes once raw mode is on must find it.
+      let relay = try SignalRelay()
+      var decoder: KeyDecoder? = nil
+      var field: SecretFieldState? = nil
+      return try run(
+        terminal: &terminal, relay: relay, decoder: &decoder, field: &field,
+        decoderConfiguration: decoderConfiguration, pausesRelay: false,
+        annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal)
+    }
+    var decoder: KeyDecoder? = try resources.takeDecoder(for: decoderConfiguration)
+    var field = resources.takeField(for: configuration)
+    resources.relay.resumeRelaying()
+    defer {
+      if let kept = decoder.take(), let keptField = field.take() {
+        resources.keep(decoder: kept, field: keptField, storage: configuration.storage)
+      }
+    }
+    return try run(
+      terminal: &terminal, relay: resources.relay, decoder: &decoder, field: &field,
+      decoderConfiguration: decoderConfiguration, pausesRelay: true,
+      annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal)
+  }
+
+  /// The decoder's limits for a prompt of `configuration`.
+  static func decoderConfiguration(
+    for configuration: PromptConfiguration
+  ) -> KeyDecoder.Configuration {
     var decoderConfiguration = KeyDecoder.Configuration()
     decoderConfiguration.escapeTimeout = configuration.escapeTimeout
     decoderConfiguration.maximumPasteCount = configuration.fieldLimits.maxBytes
     decoderConfiguration.storage = configuration.storage
-    var decoder = try KeyDecoder(configuration: decoderConfiguration)
-    var loop = try PromptLoop(
-      configuration: configuration, locale: locale, terminal: terminal,
-      annotates: annotate != nil)
+    return decoderConfiguration
+  }
+
+  /// The prompt, on a relay that is relaying: `decoder` and `field` are used
+  /// when given (else made) and left in place, wiped, for the caller to keep.
+  /// With `pausesRelay` the relay is paused once the terminal is restored and
+  /// before the last look at its pipe, so no signal falls between the two.
+  private func run(
+    terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+    decoder keptDecoder: inout KeyDecoder?,
+    field: inout SecretFieldState?, decoderConfiguration: KeyDecoder.Configuration,
+    pausesRelay: Bool,
+    annotate: ((borrowing SecretFieldState) -> String?)?, afterFirstDraw: (() -> Void)?,
+    withdrawal: PromptWithdrawal?
+  ) throws(PromptError) -> PromptResult {
+    let locale = configuration.locale ?? .current
+    func restore(_ terminal: inout TerminalDevice) {
+      terminal.restoreModes()
+      if pausesRelay {
+        relay.pauseRelaying()
+        Self.dieOfLateSignal(relay)
+      }
+    }
+    do {
+      try Self.enterRawMode(&terminal, features: configuration.terminalFeatures, relay: relay)
+    } catch {
+      restore(&terminal)
+      throw error
+    }
+    // Should either throw, dropping the terminal restores its modes.
+    var decoder: KeyDecoder
+    if let kept = keptDecoder.take() {
+      decoder = kept
+    } else {
+      do { decoder = try KeyDecoder(configuration: decoderConfiguration) } catch {
+        restore(&terminal)
+        throw error
+      }
+    }
+    var loop: PromptLoop
+    do {
+      loop = try PromptLoop(
+        configuration: configuration, locale: locale, terminal: terminal,
+        annotates: annotate != nil, field: field.take())
+    } catch {
+      keptDecoder = consume decoder
+      restore(&terminal)
+      throw error
+    }
     loop.looksForRecorderAfterFirstDraw =
       configuration.detectsRecording && !configuration.isCaptured
     loop.afterFirstDraw = afterFirstDraw
@@ -101,15 +175,20 @@ public struct PasswordPrompt: Sendable {
         terminal: &terminal, relay: relay, decoder: &decoder, annotate: annotate)
     } catch {
       loop.abandon()
+      field = loop.takeField()
       decoder.reset()
-      terminal.restoreModes()
+      keptDecoder = consume decoder
+      restore(&terminal)
       throw error
     }
     // A failure here leaves at worst a late reply unread: the result stands.
     let fatal = try? loop.awaitHandshakeReplies(
       terminal: &terminal, relay: relay, decoder: &decoder)
+    field = loop.takeField()
     decoder.reset()
+    keptDecoder = consume decoder
     terminal.restoreModes()
+    if pausesRelay { relay.pauseRelaying() }
     if let fatal { Self.die(by: fatal, relay: relay) }
     Self.dieOfLateSignal(relay)
     return result

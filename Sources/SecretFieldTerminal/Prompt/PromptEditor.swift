@@ -65,23 +65,66 @@ public struct PromptEditor: ~Copyable {
   /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the field's
   ///   secure memory cannot be had.
   public init(configuration: PromptConfiguration, locale: TerminalLocale) throws(PromptError) {
+    self.init(
+      configuration: configuration, locale: locale,
+      field: try Self.makeField(configuration: configuration))
+  }
+
+  /// An editor on `field`, a kept one (``PromptResources``) or one from
+  /// ``makeField(configuration:)``: empty, and set as a new field of
+  /// `configuration` would be (policy, mask glyph, obfuscation mode, focus,
+  /// caps lock, capture), whatever the last prompt left in it.
+  ///
+  /// - Precondition: `field` has `configuration`'s limits.
+  init(
+    configuration: PromptConfiguration, locale: TerminalLocale,
+    field: consuming SecretFieldState
+  ) {
+    precondition(
+      field.limits == configuration.fieldLimits, "PromptEditor: a field of other limits")
     let glyph: Character =
       if case .masked(let glyph?) = configuration.echo { glyph } else {
         Character(locale.maskGlyph)
       }
-    do {
-      field = try SecretFieldState(
-        policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
-        obfuscationMode: configuration.obfuscationMode, maskGlyph: glyph,
-        storage: configuration.storage)
-    } catch {
-      throw .secureMemory(error)
-    }
+    // A kept field was wiped when it was kept, a new one is empty: a clear
+    // costs a protection pair on the whole buffer, only where text is left.
+    if !field.isEmpty { field.clear() }
+    field.isCaptured = false
+    field.policy = configuration.fieldPolicy
+    field.maskGlyph = glyph
+    // Through .hidden first: the masked mode Tab returns to is then what a
+    // new field of this mode has. Not refused: the field is not captured yet.
+    try? field.setObfuscationMode(.hidden)
+    try? field.setObfuscationMode(configuration.obfuscationMode)
+    field.isFocused = true
+    field.capsLock = .unknown
     field.isCaptured = configuration.isCaptured
+    self.field = field
     captureReason = configuration.isCaptured ? configuration.captureReason : nil
     self.configuration = configuration
     message = configuration.initialMessage
     hintSeparator = configuration.texts.hintSeparator ?? (locale.isUTF8 ? " · " : " | ")
+  }
+
+  /// A new, empty field for `configuration` (its limits, policy, mode and
+  /// storage), for ``init(configuration:locale:field:)``.
+  static func makeField(
+    configuration: PromptConfiguration
+  ) throws(PromptError) -> SecretFieldState {
+    do {
+      return try SecretFieldState(
+        policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
+        obfuscationMode: configuration.obfuscationMode, storage: configuration.storage)
+    } catch {
+      throw .secureMemory(error)
+    }
+  }
+
+  /// Ends the editor and hands its field back, wiped (every byte of its
+  /// buffer), to be kept for the next prompt.
+  consuming func takeField() -> SecretFieldState {
+    field.clear()
+    return field
   }
 
   // MARK: Entries and host state
@@ -115,8 +158,9 @@ public struct PromptEditor: ~Copyable {
   // MARK: Events
 
   /// Applies one event. `payload` holds the bytes of a ``KeyEvent/text`` or
-  /// ``KeyEvent/paste`` event, lent from the decoder's secure memory
-  /// (``KeyDecoder/withPayload(_:)``); it is read in place, never copied out.
+  /// ``KeyEvent/paste`` event, lent from the decoder's secure memory (inside
+  /// its window, ``KeyDecoder/decode(at:handling:)``, or by
+  /// ``KeyDecoder/withPayload(_:)``); it is read in place, never copied out.
   ///
   /// - Complexity: that of the edit on the field; a paste is also scanned once
   ///   for line breaks (and the stack wiped after).

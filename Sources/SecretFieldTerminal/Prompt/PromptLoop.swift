@@ -42,7 +42,7 @@ struct PromptLoop: ~Copyable {
   /// decides whether Tab may reveal, which no key can ask before it is done.
   var looksForRecorderAfterFirstDraw = false
   /// The caller's work once the prompt is on the screen (see
-  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:)``); called once.
+  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``); called once.
   var afterFirstDraw: (() -> Void)?
   /// How the caller may take the question back while it is asked.
   var withdrawal: PromptWithdrawal?
@@ -51,9 +51,11 @@ struct PromptLoop: ~Copyable {
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
-    terminal: borrowing TerminalDevice, annotates: Bool
+    terminal: borrowing TerminalDevice, annotates: Bool, field: consuming SecretFieldState? = nil
   ) throws(PromptError) {
-    editor = try PromptEditor(configuration: configuration, locale: locale)
+    var field = field
+    if field == nil { field = try PromptEditor.makeField(configuration: configuration) }
+    editor = PromptEditor(configuration: configuration, locale: locale, field: field.take()!)
     renderer = PromptRenderer(
       configuration: configuration, locale: locale,
       statusLineCapacity: editor.maximumStatusLineCount(annotating: annotates))
@@ -384,6 +386,13 @@ struct PromptLoop: ~Copyable {
   mutating func wipe() {
     editor.wipe()
     firstEntry = nil
+  }
+
+  /// Ends the loop, wiping every secret it holds, and hands the field back to
+  /// be kept for the next prompt (``PromptResources``).
+  consuming func takeField() -> SecretFieldState {
+    firstEntry = nil
+    return editor.takeField()
   }
 
   /// Leaves the screen masked after an error, as far as the terminal lets it,

@@ -14,6 +14,13 @@ public struct TerminalLocale: Sendable, Hashable {
     isUTF8 = name.map(Self.namesUTF8) ?? false
   }
 
+  /// The locale named `name` (a value of `LC_CTYPE`, such as a pinentry's
+  /// client sends): UTF-8 as ``init(environment:)`` decides it; nil or empty
+  /// is the C locale. No dictionary to build, for a caller that has the name.
+  public init(localeName name: String?) {
+    isUTF8 = name.map(Self.namesUTF8) ?? false
+  }
+
   /// Whether a locale name such as `en_US.UTF-8` or `C.utf8@euro` names UTF-8.
   static func namesUTF8(_ name: String) -> Bool {
     guard let dot = name.firstIndex(of: ".") else { return false }

@@ -5,6 +5,10 @@ import Synchronization
 /// any handler is installed, so the handler never runs its lazy initialiser.
 private let relayWriteEnd = Atomic<Int32>(-1)
 
+/// Whether the installed relay writes signals into its pipe (true) or lets
+/// them act as they would without it (false, between a session's prompts).
+private let relayIsRelaying = Atomic<Bool>(true)
+
 /// The handler: writes the signal number into the pipe, and nothing else.
 ///
 /// `write(2)` is async-signal-safe; `errno` is saved and restored so that the
@@ -12,9 +16,32 @@ private let relayWriteEnd = Atomic<Int32>(-1)
 /// which is harmless: one pending byte of a kind is enough for the loop to act.
 let relaySignal: @convention(c) (Int32) -> Void = { number in
   let savedErrno = Platform.errno
+  guard relayIsRelaying.load(ordering: .sequentiallyConsistent) else {
+    actAsDefault(number)
+    Platform.setErrno(savedErrno)
+    return
+  }
   var byte = UInt8(truncatingIfNeeded: number)
   Platform.writeSignalByte(relayWriteEnd.load(ordering: .relaxed), &byte)
   Platform.setErrno(savedErrno)
+}
+
+/// What a signal does while the relay is paused: what its default action
+/// would do. A fatal one kills the process by the same signal; a stop stops
+/// it and, once continued, puts the relay's handler back; `SIGCONT` and
+/// `SIGWINCH` do nothing. Only async-signal-safe calls (`sigaction`,
+/// `pthread_sigmask`, `raise`, `_exit`).
+private func actAsDefault(_ number: Int32) {
+  switch TerminalSignal(number: number).response {
+  case .die:
+    Platform.raiseWithDefaultAction(number)
+    Platform.exitImmediately(128 + number)
+  case .stop:
+    Platform.raiseWithDefaultAction(number)
+    _ = Platform.installHandler(relaySignal, for: number, blocking: [])
+  case .resume, .resize:
+    break
+  }
 }
 
 /// Delivers signals into the prompt's main loop through a self-pipe.
@@ -27,6 +54,12 @@ let relaySignal: @convention(c) (Int32) -> Void = { number in
 /// A signal the process started with ignored (`nohup`, a background job of a
 /// shell without job control) stays ignored. Dropping the relay puts back the
 /// dispositions it found. Only one relay may be installed at a time.
+///
+/// A program that asks more than once (a pinentry's session) keeps one relay
+/// and pauses it between prompts (``pauseRelaying()``): while paused, each
+/// signal does what its default action would (fatal ones kill the process),
+/// with no system call to switch, where dropping and making a relay again
+/// costs a pipe and two `sigaction` calls per signal.
 public struct SignalRelay: ~Copyable {
   /// The pipe's read end: readable when a signal is pending. Poll it beside the
   /// terminal.
@@ -51,6 +84,7 @@ public struct SignalRelay: ~Copyable {
     let (exchanged, _) = relayWriteEnd.compareExchange(
       expected: -1, desired: ends.write, ordering: .sequentiallyConsistent)
     precondition(exchanged, "SignalRelay: another relay is installed; drop it first")
+    relayIsRelaying.store(true, ordering: .sequentiallyConsistent)
     descriptor = ends.read
     writeEnd = ends.write
     let numbers = signals.map(\.number)
@@ -67,6 +101,31 @@ public struct SignalRelay: ~Copyable {
     relayWriteEnd.store(-1, ordering: .sequentiallyConsistent)
     Platform.close(descriptor)
     Platform.close(writeEnd)
+  }
+
+  /// Whether signals go into the pipe (true, from ``init(signals:)`` on) or
+  /// act as their default actions would (false, after ``pauseRelaying()``).
+  public var isRelaying: Bool { relayIsRelaying.load(ordering: .sequentiallyConsistent) }
+
+  /// Lets every relayed signal act as its default action would, until
+  /// ``resumeRelaying()``: a fatal one kills the process by the same signal,
+  /// a stop stops it, `SIGCONT` and `SIGWINCH` do nothing. For the time
+  /// between prompts, when no loop reads the pipe and the terminal is restored.
+  ///
+  /// The signals that came before are still in the pipe: read them with
+  /// ``pendingSignals()`` after this, so that none is lost between the two.
+  ///
+  /// - Complexity: an atomic store; no system call. The handlers stay
+  ///   installed, so the dispositions a `fork`ed child inherits are the relay's.
+  public func pauseRelaying() {
+    relayIsRelaying.store(false, ordering: .sequentiallyConsistent)
+  }
+
+  /// Relays signals into the pipe again after ``pauseRelaying()``.
+  ///
+  /// - Complexity: an atomic store; no system call.
+  public func resumeRelaying() {
+    relayIsRelaying.store(true, ordering: .sequentiallyConsistent)
   }
 
   /// The signals that were relayed: those asked for that were not ignored.

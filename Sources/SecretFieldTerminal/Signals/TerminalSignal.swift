@@ -50,15 +50,31 @@ public struct TerminalSignal: Hashable, Sendable, CustomStringConvertible {
   /// `SIGIO` (`SIGPOLL`): I/O possible, fatal by default.
   public static let io = TerminalSignal(number: SIGIO)
 
+  /// The real-time signals this process may own, `SIGRTMIN` through
+  /// `SIGRTMAX`, whose default action ends the process.
+  ///
+  /// Asked of the C library at run time (`__libc_current_sigrtmin`,
+  /// `__libc_current_sigrtmax`, what the `SIGRTMIN` and `SIGRTMAX` macros
+  /// expand to): glibc keeps the first two or three of the kernel's for its
+  /// threads (cancellation, `setxid`), so the range does not start at 32.
+  /// Catching one of those would break the C library.
+  public static let realTime: [TerminalSignal] = {
+    let first = __libc_current_sigrtmin()
+    let last = __libc_current_sigrtmax()
+    guard first > 0, last >= first else { return [] }
+    return (first...last).map(TerminalSignal.init(number:))
+  }()
+
   /// The catchable signals whose default action ends the process, so a prompt
   /// must restore the terminal before it dies of them (`signal(7)`: Term and
-  /// Core). The faults (SEGV, BUS, ILL, FPE, ABRT, TRAP, SYS) are the
-  /// ``FaultHandler``'s: a real fault cannot wait for the main loop. Real-time
-  /// signals are not relayed.
-  public static let fatal: [TerminalSignal] = [
-    .interrupt, .terminate, .hangUp, .quit, .alarm, .brokenPipe, .user1, .user2, .virtualAlarm,
-    .profilingAlarm, .cpuLimit, .fileSizeLimit, .power, .stackFault, .io,
-  ]
+  /// Core), the ``realTime`` ones included. The faults (SEGV, BUS, ILL, FPE,
+  /// ABRT, TRAP, SYS) are the ``FaultHandler``'s: a real fault cannot wait for
+  /// the main loop.
+  public static let fatal: [TerminalSignal] =
+    [
+      .interrupt, .terminate, .hangUp, .quit, .alarm, .brokenPipe, .user1, .user2,
+      .virtualAlarm, .profilingAlarm, .cpuLimit, .fileSizeLimit, .power, .stackFault, .io,
+    ] + realTime
 
   /// Every signal a prompt relays: the fatal ones, the job-control stops,
   /// continue and window change.
@@ -87,8 +103,15 @@ public struct TerminalSignal: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// The signal's name, as in `SIGINT`.
+  /// The signal's name, as in `SIGINT`; a real-time one as `SIGRTMIN+3` (or
+  /// `SIGRTMAX`), counted from this process's `SIGRTMIN`.
   public var description: String {
+    if let first = Self.realTime.first, let last = Self.realTime.last,
+      (first.number...last.number).contains(number)
+    {
+      return number == last.number
+        ? "SIGRTMAX" : number == first.number ? "SIGRTMIN" : "SIGRTMIN+\(number - first.number)"
+    }
     let names: [Int32: String] = [
       SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT",
       SIGALRM: "SIGALRM", SIGPIPE: "SIGPIPE", SIGTSTP: "SIGTSTP", SIGTTIN: "SIGTTIN",

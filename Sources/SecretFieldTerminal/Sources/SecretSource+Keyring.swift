@@ -4,11 +4,13 @@ extension SecretSource {
   /// The first passphrase cached under `name`, read by `KernelKeyring`
   /// straight into secure memory; an empty one or one over `limit` is wiped
   /// and refused, as every other source refuses them.
-  static func readKeyring(_ name: String, limit: Int) throws(SecretSourceError) -> SecureBuffer {
+  static func readKeyring(
+    _ name: String, limit: Int, storage: SecureStorage
+  ) throws(SecretSourceError) -> SecureBuffer {
     let what = "the passphrase cached under '\(name)' in the kernel keyring"
     let cached: SecureBuffer?
     do {
-      cached = try KernelKeyring().read(name: name)
+      cached = try KernelKeyring().read(name: name, storage: storage)
     } catch {
       throw error.code == .secureMemoryUnavailable
         ? SecretSourceError(.secureMemoryFailed, errno: error.errno, error.description)

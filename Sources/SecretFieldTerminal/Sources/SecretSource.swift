@@ -150,7 +150,7 @@ public enum SecretSource: Sendable, Hashable {
       return try Self.runCommand(
         arguments, timeout: timeout, limit: maximumByteCount, storage: storage)
     case .keyring(let name):
-      return try Self.readKeyring(name, limit: maximumByteCount)
+      return try Self.readKeyring(name, limit: maximumByteCount, storage: storage)
     }
   }
 

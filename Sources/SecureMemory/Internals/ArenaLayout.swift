@@ -1,10 +1,11 @@
 /// Where one size class puts its slots in a slab, and the canary that follows
 /// each of them.
 ///
-/// A slab's data pages begin with the 16 bytes of `sodium_malloc`'s own canary;
-/// then come the slots, back to back, each `slotSize` bytes followed by a
-/// 16-byte canary, so that every slot has a canary on both sides (the first
-/// one's is libsodium's). Slots may straddle a page boundary: a window then
+/// A slab's data pages begin with the 16 bytes of its region's own canary
+/// (`sodium_malloc`'s, or the one a secret-memory region keeps in the same
+/// place); then come the slots, back to back, each `slotSize` bytes followed by
+/// a 16-byte canary, so that every slot has a canary on both sides (the first
+/// one's is the region's). Slots may straddle a page boundary: a window then
 /// opens both pages.
 struct ArenaLayout: Sendable {
   /// The bytes of a slab, guard pages not counted: 64 KiB, or one page where
@@ -15,6 +16,8 @@ struct ArenaLayout: Sendable {
 
   /// The arena's name, for the message of a trap.
   let arenaName: String
+  /// The memory the arena's slabs are asked for in.
+  let storage: SecureStorage
   /// How many bytes a slot of this class holds.
   let slotSize: Int
   /// The value every canary of the arena holds.

@@ -9,11 +9,17 @@ import Synchronization
 /// class: then it stays as the one spare, so that one secret made and dropped
 /// over and over does not map and unmap 64 KiB each time, and goes as soon as
 /// another slab has room.
+///
+/// A forked child never takes a slot from a slab it inherited (there its pages
+/// are zeros, or for secret memory not mapped at all): its first allocation
+/// forgets the parent's slabs and maps slabs of its own.
 final class ArenaSizeClass: Sendable {
   let layout: ArenaLayout
   private let state = Mutex(State())
 
   private struct State {
+    /// The process the lists below belong to.
+    var owner = Kernel.processID
     /// Slabs with both a slot handed out and a slot free.
     var available: [ArenaSlab] = []
     /// An empty slab kept while no other slab has room.
@@ -37,6 +43,7 @@ final class ArenaSizeClass: Sendable {
   ///   had (the lock limit, the mapping limit); the slots handed out stay valid.
   func allocate() throws(SecureMemoryError) -> ArenaSlot {
     try state.withLock { state throws(SecureMemoryError) -> ArenaSlot in
+      if state.owner != Kernel.processID { state = State() }
       let slab: ArenaSlab
       if let last = state.available.last {
         slab = last
@@ -58,6 +65,9 @@ final class ArenaSizeClass: Sendable {
   /// Wipes `slot` and takes it back; returns its slab to the system when that
   /// was its last slot and other room is left.
   func free(_ slot: ArenaSlot) {
+    // An inherited slot in a forked child: nothing there to wipe, and the slab
+    // is never handed out again in this process.
+    guard slot.slab.ownerProcess == Kernel.processID else { return }
     // The slab, if it goes, is unmapped when its last reference drops, after
     // the lock is released.
     let released: ArenaSlab? = state.withLock { state in

@@ -4,11 +4,14 @@ import Synchronization
 /// the slots of one size class, with a count of open windows for each of its
 /// pages.
 ///
-/// The memory is one `sodium_malloc` region (``GuardedRegion``), verified as a
-/// `SecureBuffer`'s is: guard pages before and after, locked, excluded from core
-/// dumps, wiped on fork, no-access. A page becomes readable when the first
-/// window on any slot of it opens and no-access again only when the last one
-/// closes; a write window makes it read-write while it is open. The counts and
+/// The memory is one region (``GuardedRegion``) of the arena's storage,
+/// `sodium_malloc` or a `memfd_secret` file (``SecretMemoryRegion``: one
+/// descriptor per slab, closed once mapped), verified as a `SecureBuffer`'s
+/// is: guard pages before and after, locked, excluded from core dumps, kept
+/// from a forked child (`MADV_WIPEONFORK` for sodium memory; `MADV_DONTFORK`
+/// for secret memory, a shared mapping that a child would otherwise share),
+/// no-access. A page becomes readable when the first window on any slot of it
+/// opens and no-access again only when the last one closes; a write window makes it read-write while it is open. The counts and
 /// the `mprotect` calls change under one lock, so no window's closing can make a
 /// page no-access under another's open window.
 ///
@@ -19,7 +22,10 @@ import Synchronization
 /// mapping and merging it back (three times the cost, measured), and needs no
 /// free entry in the table of mappings. The price: 16 mappings per slab, about
 /// 0.014 per 32-byte secret. Where the kernel refuses the mark, windows split
-/// the mapping instead, and are slower.
+/// the mapping instead, and are slower. The same holds for a secret-memory
+/// slab: its file mapping is split by the marks just as an anonymous one is
+/// (measured: a split-and-merge `mprotect` pair on it costs 2.4 times a
+/// whole-mapping pair).
 ///
 /// The slab does not know which slots are handed out beyond a stack of free
 /// ones; ``ArenaSizeClass`` decides which slab to take a slot from, under its
@@ -32,8 +38,10 @@ final class ArenaSlab: @unchecked Sendable {
   /// What holds for every slot of the slab, verified when it was mapped.
   let protection: Protection
   /// The process that mapped the slab; in a forked child the pages read as
-  /// zeros (`MADV_WIPEONFORK`), canaries included, so neither the canaries are
-  /// checked nor the region freed there.
+  /// zeros (`MADV_WIPEONFORK`), canaries included, or are not mapped at all
+  /// (secret memory, `MADV_DONTFORK`), so neither the canaries are checked nor
+  /// the region freed there, and an `mprotect` that finds nothing there is
+  /// not an error.
   let ownerProcess: Int32
   /// log2 of the page size: a slot's pages by shifting, not dividing.
   private let pageShift = Kernel.pageSize.trailingZeroBitCount
@@ -56,7 +64,7 @@ final class ArenaSlab: @unchecked Sendable {
   init(layout: ArenaLayout) throws(SecureMemoryError) {
     let (region, protection) = try GuardedRegion.allocate(
       minimumCapacity: ArenaLayout.slabSize - Sodium.canaryCount, policy: .required,
-      storage: .sodium)
+      storage: layout.storage)
     self.region = region
     self.layout = layout
     self.protection = protection
@@ -68,6 +76,7 @@ final class ArenaSlab: @unchecked Sendable {
         readers: Array(repeating: 0, count: pages), writers: Array(repeating: 0, count: pages),
         freeSlots: (0..<Int32(slots)).reversed()))
     // sodium_malloc fills the bytes with 0xdb; a fresh slot must read as zeros.
+    // The region's own canary, before the first slot, is left as it is.
     precondition(region.protectReadWrite(), "SecureArena: mprotect on a new slab failed")
     region.zero()
     for slot in 0..<slots { layout.canary.write(at: canaryAfter(slot)) }
@@ -124,6 +133,10 @@ final class ArenaSlab: @unchecked Sendable {
 
   /// Opens a window on `slot`: its pages readable (or read-write) until the
   /// matching ``closeWindow(on:writable:)``.
+  ///
+  /// In a forked child a sodium slab's window opens on zeros; a secret-memory
+  /// slab has no pages there, so its window changes nothing and a touch faults
+  /// (`SIGSEGV`), as on a guard page.
   func openWindow(on slot: Int, writable: Bool) {
     state.withLock { open(slot, writable: writable, &$0) }
   }
@@ -195,7 +208,9 @@ final class ArenaSlab: @unchecked Sendable {
     // change split a mapping, which needs a free entry in the process's table
     // of mappings. Going on with the wrong protection would either fault the
     // reader or leave secrets open.
-    if let failure {
+    // In a forked child a secret-memory slab is not mapped (`MADV_DONTFORK`):
+    // `mprotect` finds nothing there (ENOMEM), and a touch faults.
+    if let failure, ownerProcess == Kernel.processID {
       fatalError(
         "SecureArena \"\(layout.arenaName)\": mprotect on a slab page failed "
           + "(\(Kernel.describe(failure))); the process is out of memory mappings "

@@ -27,13 +27,12 @@ enum BufferBacking {
   }
 
   /// Allocates room for at least `minimumCapacity` bytes: a slot of `arena`
-  /// when one of its size classes holds that many, else a region of its own.
+  /// when one of its size classes holds that many, else a region of its own,
+  /// in the arena's storage for a buffer on an arena (whatever `storage` says)
+  /// and in `storage` for one that is not.
   ///
-  /// - Throws: ``SecureMemoryError`` as ``GuardedRegion/allocate(minimumCapacity:policy:)``
+  /// - Throws: ``SecureMemoryError`` as ``GuardedRegion/allocate(minimumCapacity:policy:storage:)``
   ///   does; a slot needs a new slab only when its class is full.
-  ///
-  /// `storage` chooses the backing of a region of its own; a slot is in its
-  /// arena's slabs, whatever `storage` says.
   static func allocate(
     minimumCapacity: Int, policy: LockPolicy, storage: SecureStorage = .sodium,
     arena: SecureArena?
@@ -46,16 +45,17 @@ enum BufferBacking {
       return (.arenaSlot(slot), protection)
     }
     let (region, protection) = try GuardedRegion.allocate(
-      minimumCapacity: minimumCapacity, policy: policy, storage: storage)
+      minimumCapacity: minimumCapacity, policy: policy, storage: arena?.storage ?? storage)
     return (.ownRegion(region), protection)
   }
 
   /// The backing a new region of the same kind is asked for when growing: a
-  /// region's own, or sodium for a slot (its arena decides where it grows).
+  /// region's own, or its arena's for a slot (``allocate(minimumCapacity:policy:storage:arena:)``
+  /// takes the arena's in any case).
   var storage: SecureStorage {
     switch self {
     case .ownRegion(let region): region.storage
-    case .arenaSlot: .sodium
+    case .arenaSlot(let slot): slot.sizeClass.layout.storage
     }
   }
 

@@ -88,8 +88,52 @@ func scanPinentryProgram(
     harness.send(line)
     #expect(try reader.nextText() == "OK", "\(line)")
   }
+  let entered = try enterMarker(
+    marker, prompt: "Marker:", harness: harness, reader: &reader,
+    waitsForWholeInquiry: waitsForWholeInquiry)
+  let (dataMatches, inquiriesOfWholeMarker, heldCopies) =
+    (entered.dataMatches, entered.inquiriesOfWholeMarker, entered.heldCopies)
+  #expect(dataMatches, "the D line carries the typed passphrase, percent-escaped")
+  #expect(try reader.nextText() == "OK")
+  reader.wipe()
+  harness.terminal.drain(timeout: 100)
+
+  let scanner = ResidueScanner(processID: harness.process.processID)
+  let counts = ResidueCounts(
+    plain: try scanner.scan(for: marker), percentEscaped: try scanner.scan(for: percentEscaped),
+    plusEscaped: try scanner.scan(for: plusEscaped), inquiriesOfWholeMarker: inquiriesOfWholeMarker,
+    copiesWhileHeld: heldCopies)
+
+  harness.send("BYE")
+  #expect(try reader.nextText() == "OK closing connection")
+  #expect(harness.process.exitCode == 0)
+  return counts
+}
+
+/// What ``enterMarker(_:prompt:harness:reader:waitsForWholeInquiry:)`` saw.
+struct MarkerEntry {
+  /// The D line carried the marker, percent-escaped.
+  var dataMatches = false
+  /// How many `INQUIRE QUALITY` lines carried the whole marker.
+  var inquiriesOfWholeMarker = 0
+  /// The plain copies found while the field held the marker, before Enter,
+  /// when the program inquired with all of it.
+  var heldCopies: Int?
+}
+
+/// Sends `GETPIN`, waits for `prompt` on the screen, types `marker` (from
+/// secure memory) and Enter, answering every quality inquiry (and, with
+/// `waitsForWholeInquiry`, scanning the program while its field holds the
+/// whole marker, then pressing Enter), and reads the responses up to the D
+/// line. The `OK` after the D line is left for the caller.
+func enterMarker(
+  _ marker: Marker, prompt: String, harness: PinentryHarness, reader: inout SecureLineReader,
+  waitsForWholeInquiry: Bool
+) throws -> MarkerEntry {
+  let percentEscaped = marker.encoded(by: dataLineEscape)
+  let plusEscaped = marker.encoded(by: plusEscape)
   harness.send("GETPIN")
-  try #require(harness.terminal.waitForScreen(containing: "Marker:"), "the prompt is drawn")
+  try #require(harness.terminal.waitForScreen(containing: prompt), "the prompt is drawn")
 
   var passphrase = try SecureBuffer(capacity: marker.count)
   marker.masked.withUnsafeBytes { try! passphrase.append($0) }
@@ -99,10 +143,8 @@ func scanPinentryProgram(
 
   enum Response { case inquiry(carriesMarker: Bool), data(matches: Bool), other }
   let inquiryPrefix = Array("INQUIRE QUALITY ".utf8)
-  var dataMatches = false
-  var inquiriesOfWholeMarker = 0
+  var entry = MarkerEntry()
   var hasPressedEnter = false
-  var heldCopies: Int?
   if !waitsForWholeInquiry {
     harness.typeText("\r")
     hasPressedEnter = true
@@ -120,37 +162,88 @@ func scanPinentryProgram(
     }
     switch response {
     case .inquiry(let carriesMarker):
-      if carriesMarker { inquiriesOfWholeMarker += 1 }
+      if carriesMarker { entry.inquiriesOfWholeMarker += 1 }
       harness.send("D 50")
       harness.send("END")
       if carriesMarker && !hasPressedEnter {
         // The control: while the field holds it, the scan finds it, in this
         // hardened process too.
-        heldCopies = try ResidueScanner(processID: harness.process.processID).scan(for: marker)
-          .copies
+        entry.heldCopies = try ResidueScanner(processID: harness.process.processID).scan(
+          for: marker
+        )
+        .copies
         harness.typeText("\r")
         hasPressedEnter = true
       }
     case .data(let matches):
-      dataMatches = matches
+      entry.dataMatches = matches
       break reading
     case .other:
       break reading
     }
   }
-  #expect(dataMatches, "the D line carries the typed passphrase, percent-escaped")
+  return entry
+}
+
+/// What one session of two `GETPIN`s left, scanned for the first one's
+/// passphrase.
+struct SessionResidue {
+  /// The plain copies while the first field held the passphrase (the control
+  /// that the scan reaches the field's memory), nil when not scanned.
+  var copiesWhileHeld: Int?
+  /// The plain copies after the first reply, while the session waited.
+  var afterFirstReply: ResidueScanner.Report
+  /// The plain copies while the second prompt was on the screen, its kept
+  /// buffers in use.
+  var duringSecond: ResidueScanner.Report
+  /// The second `GETPIN`'s answer, after Enter on its untouched field:
+  /// `["OK"]` when the field started empty (no D line).
+  var secondAnswer: [String]
+}
+
+/// Drives `program` through two `GETPIN`s of one session: the first types a
+/// marker (with a quality bar, scanned while held) and submits it; the second,
+/// with another prompt, is scanned while it is on the screen and submitted
+/// untouched. Scans the program for the marker after the first reply and
+/// during the second request.
+func scanAcrossTwoGetPins(_ program: String, extraEnvironment: [String] = []) throws
+  -> SessionResidue
+{
+  let marker = Marker(count: 24, alphabet: .needingEscapes(lineBreaks: false))
+  let harness = try PinentryHarness(program: program, extraEnvironment: extraEnvironment)
+  var reader = try SecureLineReader(descriptor: harness.responses.readEnd)
+  #expect(try reader.nextText() == "OK Pleased to meet you")
+  for line in [
+    "OPTION ttyname=\(harness.terminal.slaveName)", "OPTION ttytype=xterm",
+    "OPTION lc-ctype=C.UTF-8", "SETPROMPT Marker:", "SETQUALITYBAR",
+  ] {
+    harness.send(line)
+    #expect(try reader.nextText() == "OK", "\(line)")
+  }
+  let first = try enterMarker(
+    marker, prompt: "Marker:", harness: harness, reader: &reader, waitsForWholeInquiry: true)
+  #expect(first.dataMatches, "the first D line carries the typed passphrase")
   #expect(try reader.nextText() == "OK")
   reader.wipe()
   harness.terminal.drain(timeout: 100)
-
   let scanner = ResidueScanner(processID: harness.process.processID)
-  let counts = ResidueCounts(
-    plain: try scanner.scan(for: marker), percentEscaped: try scanner.scan(for: percentEscaped),
-    plusEscaped: try scanner.scan(for: plusEscaped), inquiriesOfWholeMarker: inquiriesOfWholeMarker,
-    copiesWhileHeld: heldCopies)
+  let afterFirstReply = try scanner.scan(for: marker)
+
+  harness.send("SETPROMPT Again:")
+  #expect(try reader.nextText() == "OK")
+  harness.send("GETPIN")
+  try #require(harness.terminal.waitForScreen(containing: "Again:"), "the second prompt is drawn")
+  let duringSecond = try scanner.scan(for: marker)
+  harness.typeText("\r")
+  var secondAnswer: [String] = []
+  while secondAnswer.last.map({ !$0.hasPrefix("OK") && !$0.hasPrefix("ERR") }) ?? true {
+    secondAnswer.append(try reader.nextText())
+  }
 
   harness.send("BYE")
   #expect(try reader.nextText() == "OK closing connection")
   #expect(harness.process.exitCode == 0)
-  return counts
+  return SessionResidue(
+    copiesWhileHeld: first.heldCopies, afterFirstReply: afterFirstReply,
+    duringSecond: duringSecond, secondAnswer: secondAnswer)
 }

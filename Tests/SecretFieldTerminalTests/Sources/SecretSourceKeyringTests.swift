@@ -32,6 +32,20 @@ struct SecretSourceKeyringTests {
     #expect(Obtained(SecretSource.firstAvailable(sources)) == .secret("cached"), "not asked")
   }
 
+  @Test("the cached passphrase is read into the storage asked for: secret memory as the tools ask")
+  func readsIntoStorage() throws {
+    let name = KeyringOracle.uniqueName("source-storage")
+    defer { KeyringOracle.remove(name) }
+    try #require(KeyringOracle.add(name, payload: Array("cached".utf8)) != nil)
+    let secret = try SecretSource.keyring(name: name).obtain(
+      storage: .strongestAvailable, reportingWarnings: { _ in })
+    #expect(text(secret) == "cached")
+    #expect(secret.protection.storage == .secretMemory)
+    // Control: without a storage, sodium memory.
+    let plain = try SecretSource.keyring(name: name).obtain()
+    #expect(plain.protection.storage == .sodium)
+  }
+
   @Test("keyring:NAME names the source; keyring: alone is refused")
   func specification() throws {
     #expect(try SecretSource(specification: "keyring:backup") == .keyring(name: "backup"))

@@ -1,6 +1,6 @@
 import SecureMemory
 
-extension KeyDecoder {
+extension DecoderState {
   /// The event of a kitty protocol key press, with its text (if any) written
   /// into the payload.
   ///
@@ -8,7 +8,9 @@ extension KeyDecoder {
   /// Ctrl+C cancels with caps lock on. Text comes from the third field, parsed
   /// and encoded as UTF-8 straight into secure memory; a key without that field
   /// and without modifiers gives its own code point.
-  mutating func kittyEvent(_ key: KittyKey) throws(PromptError) -> KeyEvent {
+  func kittyEvent(
+    _ key: KittyKey, in front: UnsafeRawBufferPointer, payload: inout SecureBuffer
+  ) throws(PromptError) -> KeyEvent {
     let bits = key.modifierBits & ~ModifierBits.locks
     let withoutShift = bits & ~ModifierBits.shift
     switch key.code {
@@ -29,7 +31,7 @@ extension KeyDecoder {
     }
     guard withoutShift == 0 else { return .unknownSequence }
     if let text = key.text {
-      return try Self.appendText(codePointsIn: text, from: input, to: &payload)
+      return try Self.appendText(codePointsIn: text, of: front, to: &payload)
         ? .text : .invalidText
     }
     guard bits == 0, KittyText.isTextScalar(key.code), !KittyKeyCode.isFunctional(key.code) else {
@@ -46,19 +48,19 @@ extension KeyDecoder {
     return .text
   }
 
-  /// Parses the decimal code points in `range` of the input (`cp:cp:…`) and
+  /// Parses the decimal code points in `range` of `input` (`cp:cp:…`) and
   /// appends them as UTF-8 to the payload: measured in one pass, written
   /// straight into the payload's spare capacity in a second. Returns false,
   /// appending nothing, when any is not a text scalar.
   static func appendText(
-    codePointsIn range: Range<Int>, from input: borrowing SecureBuffer,
+    codePointsIn range: Range<Int>, of input: UnsafeRawBufferPointer,
     to payload: inout SecureBuffer
   ) throws(PromptError) -> Bool {
-    let total = input.withUnsafeBytes { KittyText.utf8Count(codePointsIn: range, of: $0) }
+    let total = KittyText.utf8Count(codePointsIn: range, of: input)
     guard let total else { return false }
     do {
       try payload.append(count: total) { spare in
-        input.withUnsafeBytes { KittyText.encode(codePointsIn: range, of: $0, into: spare) }
+        KittyText.encode(codePointsIn: range, of: input, into: spare)
       }
     } catch {
       if case .memory(let error) = error { throw .secureMemory(error) }

@@ -1,0 +1,133 @@
+import Glibc
+import PTYSupport
+import SecretFieldCLI
+import Testing
+
+/// The fault injection of `TestHook.armFaultIfAsked()` exists in debug builds
+/// only: the shipped tools cannot be made to fault.
+#if DEBUG
+  private let faultsCanBeInjected = true
+#else
+  private let faultsCanBeInjected = false
+#endif
+
+extension TestHook.Fault: CustomTestStringConvertible {
+  /// The fault by its variable value.
+  public var testDescription: String { rawValue }
+}
+
+/// A prompt whose debug build commits `fault` when sent `SIGURG`, run in a
+/// private working directory with core dumps allowed by the limit (`ulimit -c
+/// unlimited`; the machine's `core_pattern` is a relative `core`), waited
+/// for until two masks show.
+private func startFaultingPrompt(
+  _ fault: TestHook.Fault, in directory: ShortTemporaryDirectory,
+  environment: [String: String] = [:]
+) throws -> TerminalSession {
+  var options = TerminalSession.Options()
+  options.environment = environment.merging([TestHook.faultVariable: fault.rawValue]) { $1 }
+  options.workingDirectory = directory.path
+  options.allowsCoreDumps = true
+  let session = try startPrompt(options: options)
+  try session.type("ab")
+  try session.waitForMasks(2)
+  // The control of the modes check: raw mode and the reports are on now.
+  let during = try session.attributes()
+  #expect(during.isRaw && during != session.initialAttributes, "\(during)")
+  let screen = try session.screen()
+  #expect(screen.bracketedPaste && screen.focusReporting)
+  return session
+}
+
+/// The names in `directory`, `.` and `..` left out.
+private func entries(of directory: ShortTemporaryDirectory) -> [String] {
+  guard let stream = opendir(directory.path) else { return ["(cannot list)"] }
+  defer { closedir(stream) }
+  var names: [String] = []
+  while let entry = readdir(stream) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) {
+      String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return names
+}
+
+@Suite(
+  "A real fault while the prompt is up restores the terminal, dies by its signal, prints nothing and dumps no core",
+  .enabled(if: faultsCanBeInjected))
+struct PromptRealFaultTests {
+  @Test(
+    "terminal restored, death by the fault's signal, stderr empty, no core file",
+    arguments: TestHook.Fault.allCases.filter { $0 != .stackOverflowWithoutAlternateStack })
+  func restoredBeforeDeath(_ fault: TestHook.Fault) throws {
+    let directory = try ShortTemporaryDirectory()
+    let session = try startFaultingPrompt(fault, in: directory)
+    try session.send(signal: TestHook.faultTrigger)
+    #expect(try session.waitForExit() == .signaled(fault.signal))
+    let after = try session.attributes()
+    #expect(after == session.initialAttributes, "\(after) vs \(session.initialAttributes)")
+    let screen = try session.screen()
+    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+    #expect(try session.standardError() == "", "nothing on stderr: no backtrace, no memory")
+    #expect(try session.standardOutput() == "")
+    #expect(!session.dumpedCore)
+    #expect(entries(of: directory) == [])
+  }
+
+  @Test("control: without the alternate stack a stack overflow leaves the terminal raw")
+  func stackOverflowWithoutAlternateStack() throws {
+    let directory = try ShortTemporaryDirectory()
+    let session = try startFaultingPrompt(.stackOverflowWithoutAlternateStack, in: directory)
+    try session.send(signal: TestHook.faultTrigger)
+    #expect(try session.waitForExit() == .signaled(SIGSEGV))
+    let after = try session.attributes()
+    #expect(after.isRaw, "\(after)")
+    #expect(try session.screen().bracketedPaste)
+  }
+
+  @Test("control: the Swift runtime's backtracer, kept with SWIFT_BACKTRACE, prints to stderr")
+  func runtimeBacktracerPrints() throws {
+    let directory = try ShortTemporaryDirectory()
+    let session = try startFaultingPrompt(
+      .nullDereference, in: directory,
+      environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,symbolicate=off"])
+    try session.send(signal: TestHook.faultTrigger)
+    #expect(try session.waitForExit(timeout: .seconds(120)) == .signaled(SIGSEGV))
+    let error = try session.standardError()
+    #expect(error.contains("Crash") || error.contains("0x"), "\(error)")
+    #expect(try session.attributes().isRaw)
+  }
+
+  @Test("control: a program that does not forbid core dumps leaves one, and the checks see it")
+  func coreDumpIsSeen() throws {
+    let directory = try ShortTemporaryDirectory()
+    var options = TerminalSession.Options()
+    options.workingDirectory = directory.path
+    options.allowsCoreDumps = true
+    let session = try TerminalSession(
+      executable: "/usr/bin/python3", arguments: ["-c", "import os; os.abort()"],
+      options: options)
+    #expect(try session.waitForExit() == .signaled(SIGABRT))
+    #expect(session.dumpedCore)
+    #expect(entries(of: directory).contains { $0.hasPrefix("core") }, "\(entries(of: directory))")
+  }
+
+  @Test("the askpass too: a stack overflow restores the terminal and prints nothing")
+  func askpassStackOverflow() throws {
+    let directory = try ShortTemporaryDirectory()
+    var options = TerminalSession.Options()
+    options.workingDirectory = directory.path
+    options.allowsCoreDumps = true
+    let session = try startAskpass(
+      ["Passphrase:"], environment: [TestHook.faultVariable: TestHook.Fault.stackOverflow.rawValue],
+      waitingFor: "Passphrase:", options: options)
+    #expect(try session.attributes().isRaw)
+    try session.send(signal: TestHook.faultTrigger)
+    #expect(try session.waitForExit() == .signaled(SIGSEGV))
+    #expect(try session.attributes() == session.initialAttributes)
+    #expect(!(try session.screen().bracketedPaste))
+    #expect(try session.standardError() == "")
+    #expect(!session.dumpedCore && entries(of: directory) == [])
+  }
+}

@@ -1,0 +1,152 @@
+import SecretField
+import SecretFieldTerminal
+@_spi(Measurement) import SecureMemory
+import TestSupport
+import Testing
+
+/// The prompt's path through the decoder: bytes arrive and every event is
+/// handled inside one window on the input, text lent from where it arrived.
+/// It must decode exactly as ``KeyDecoder/next(at:)`` does, and a typed key
+/// must cost the protection changes it claims.
+@Suite("KeyDecoder decodes in the window the bytes arrived in")
+struct KeyDecoderWindowTests {
+  @Test("the same events as next(at:), in one read", arguments: allCases + hostileCases)
+  func sameEvents(_ testCase: DecoderCase) throws {
+    var driver = try DecoderDriver()
+    #expect(try driver.decodeInWindows(chunks: [testCase.input]) == testCase.expected)
+  }
+
+  @Test(
+    "the same events at every split into two reads", arguments: allCases + hostileCases.prefix(8))
+  func everySplit(_ testCase: DecoderCase) throws {
+    let expected = mergingText(testCase.expected)
+    for split in 1..<max(1, min(testCase.input.count, 64)) {
+      var driver = try DecoderDriver()
+      let chunks = [Array(testCase.input[..<split]), Array(testCase.input[split...])]
+      #expect(mergingText(try driver.decodeInWindows(chunks: chunks)) == expected, "at \(split)")
+    }
+  }
+
+  @Test("the same events one byte per read", arguments: allCases)
+  func bytewise(_ testCase: DecoderCase) throws {
+    var driver = try DecoderDriver()
+    let decoded = try driver.decodeInWindows(chunks: testCase.input.map { [$0] })
+    #expect(mergingText(decoded) == mergingText(testCase.expected))
+  }
+
+  @Test("a handler that stops leaves the rest for the next call")
+  func stopping() throws {
+    var decoder = try KeyDecoder()
+    var seen: [KeyEvent] = []
+    let input = Array("a\r".utf8)
+    let step = try decoder.receive(
+      atMost: input.count,
+      receivingWith: { spare in
+        for (offset, byte) in input.enumerated() { spare[offset] = byte }
+        return input.count
+      }, at: .now
+    ) { event, _ in
+      seen.append(event)
+      return false
+    }
+    #expect(step == .some(nil))
+    #expect(seen == [.text])
+    #expect(decoder.pendingInputCount == 1)
+    #expect(try decoder.next(at: .now) == .event(.submit))
+  }
+
+  @Test("a key typed at the end of a field: two protection pairs, one per buffer")
+  func keyTypedAtTheEnd() async {
+    await #expect(processExitsWith: .success) {
+      var decoder = try! KeyDecoder()
+      var field = try! SecretFieldState()
+      let before = ProtectionChangeCount.current
+      let step = try! decoder.receive(
+        atMost: 1,
+        receivingWith: { spare in
+          spare[0] = UInt8(ascii: "x")
+          return 1
+        }, at: .now
+      ) { event, bytes in
+        #expect(event == .text)
+        try! field.insert(bytes)
+        return true
+      }
+      let changes = ProtectionChangeCount.current - before
+      #expect(step == .some(.some(.needsInput)))
+      #expect(field.count == 1)
+      // The key's arrival, scan, hand-over and removal share the input's one
+      // pair; the field's edit is the other.
+      #expect(changes == 4)
+      #expect(decoder.pendingInputCount == 0)
+    }
+  }
+
+  @Test("a control key makes one pair, on the input alone")
+  func controlKey() async {
+    await #expect(processExitsWith: .success) {
+      var decoder = try! KeyDecoder()
+      var events: [KeyEvent] = []
+      let before = ProtectionChangeCount.current
+      _ = try! decoder.receive(
+        atMost: 3,
+        receivingWith: { spare in
+          spare[0] = 0x1B
+          spare[1] = UInt8(ascii: "[")
+          spare[2] = UInt8(ascii: "D")
+          return 3
+        }, at: .now
+      ) { event, _ in
+        events.append(event)
+        return true
+      }
+      #expect(ProtectionChangeCount.current - before == 2)
+      #expect(events == [.moveLeft])
+    }
+  }
+
+  @Test("control: decoding through next(at:) and withPayload makes more changes")
+  func legacyPathCostsMore() async {
+    await #expect(processExitsWith: .success) {
+      var decoder = try! KeyDecoder()
+      let before = ProtectionChangeCount.current
+      decoder.receive { input in
+        try! input.append(count: 1) { $0[0] = UInt8(ascii: "x") }
+      }
+      #expect(try! decoder.next(at: .now) == .event(.text))
+      let count = decoder.withPayload { $0.count }
+      #expect(count == 1)
+      // The arrival, the scan with its removal, the copy into the payload, and
+      // the payload's loan: the count the seam must be able to tell apart.
+      #expect(ProtectionChangeCount.current - before == 8)
+    }
+  }
+
+  @Test("typed text: one copy while the handler has it, none after")
+  func residue() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker()
+      var decoder = try! KeyDecoder()
+      var lent: ResidueScanner.Report?
+      var received = 0
+      let step = try! decoder.receive(
+        atMost: marker.count,
+        receivingWith: { spare in
+          for index in 0..<marker.count { spare[index] = marker.masked[index] }
+          marker.unmask(in: UnsafeMutableRawBufferPointer(rebasing: spare[0..<marker.count]))
+          return marker.count
+        }, at: .now
+      ) { event, bytes in
+        #expect(event == .text)
+        received = bytes.count
+        lent = try! ResidueScanner().scan(for: marker)
+        return true
+      }
+      let after = try! ResidueScanner().scan(for: marker)
+      #expect(step == .some(.some(.needsInput)))
+      #expect(received == marker.count)
+      #expect(lent?.copies == 1, "\(String(describing: lent))")
+      #expect(after.copies == 0, "\(after)")
+    }
+  }
+}
