@@ -72,17 +72,19 @@ public struct PasswordRequest: Sendable, Hashable {
     var section: Substring?
     var sawAsk = false
     var lineNumber = 0
-    // By scalars: a String's Character "\r\n" is not "\n".
+    // By scalars, as systemd reads bytes: a String's Character "\r\n" is not
+    // "\n", and a blank, `=` or `]` followed by a combining mark is one
+    // Character that is none of them (` \u{301}` went untrimmed into Socket=).
     for scalars in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
       lineNumber += 1
       let withoutReturn = scalars.last == "\r" ? scalars.dropLast() : scalars
-      let line = Self.trimmed(Substring(withoutReturn))
+      let line = Self.trimmed(withoutReturn)
       if line.isEmpty || line.first == "#" || line.first == ";" { continue }
       if line.first == "[" {
         guard line.last == "]", line.count >= 2 else {
           throw PasswordRequestError(.malformedLine, line: lineNumber)
         }
-        section = Self.trimmed(line.dropFirst().dropLast())
+        section = Substring(Self.trimmed(line.dropFirst().dropLast()))
         if section == "Ask" { sawAsk = true }
         continue
       }
@@ -90,8 +92,8 @@ public struct PasswordRequest: Sendable, Hashable {
         throw PasswordRequestError(.malformedLine, line: lineNumber)
       }
       guard section == "Ask" else { continue }
-      let key = Self.trimmed(line[..<equals])
-      let value = Self.trimmed(line[line.index(after: equals)...])
+      let key = Substring(Self.trimmed(line[..<equals]))
+      let value = Substring(Self.trimmed(line[line.index(after: equals)...]))
       try assign(String(value), to: key, line: lineNumber)
     }
     guard sawAsk else { throw PasswordRequestError(.noAskSection) }
@@ -148,7 +150,8 @@ public struct PasswordRequest: Sendable, Hashable {
     }
   }
 
-  private static func trimmed(_ text: Substring) -> Substring {
+  /// `text` without the blanks (space, tab) at its ends, scalar by scalar.
+  private static func trimmed(_ text: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
     var text = text
     while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
     while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }

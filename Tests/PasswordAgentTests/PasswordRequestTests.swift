@@ -89,6 +89,23 @@ struct PasswordRequestTests {
     #expect(request.id == nil)
   }
 
+  /// Found by FuzzPasswordRequest (FailCases/FuzzPasswordRequest/crash-63ab64f5…):
+  /// read by Characters, a blank or `=` followed by a combining mark was one
+  /// Character that was neither, so the blank stayed in the socket path and
+  /// the `=` was not seen. systemd reads bytes; so does this parser now.
+  @Test(
+    "blanks and = are found by scalars, a combining mark after them notwithstanding",
+    arguments: [
+      ("[Ask]\nSocket = \u{301}/run/s\n", "\u{301}/run/s"),
+      ("[Ask]\nSocket=\u{301}/run/s\n", "\u{301}/run/s"),
+      ("[Ask]\nSocket=/run/s \t\u{34C}\n", "/run/s \t\u{34C}"),
+      ("[Ask]\n Socket\t=\t/run/s\u{301} \n", "/run/s\u{301}"),
+    ])
+  func combiningMarks(_ pair: (String, String)) throws {
+    let request = try PasswordRequest(parsing: Array(pair.0.utf8))
+    #expect(Array(request.socketPath.unicodeScalars) == Array(pair.1.unicodeScalars))
+  }
+
   @Test(
     "a file that is not a request is refused with what is wrong",
     arguments: [

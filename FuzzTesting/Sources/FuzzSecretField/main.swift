@@ -38,7 +38,9 @@ public func fuzzSecretField(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   while !input.isAtEnd && steps < 200 {
     steps += 1
     let operation = input.number(in: 0...15)
-    let before = box.field.withSecret { Array($0) }
+    // Only an edit can be refused; a window on the field for every step was a
+    // good part of the target's time.
+    let before = operation <= 3 || operation >= 15 ? box.field.withSecret { Array($0) } : []
     var expected: FieldModel.Refusal?
     var thrown: FieldError?
     switch operation {
