@@ -113,19 +113,22 @@ public struct SecretFieldState: ~Copyable, Sendable {
   /// (the bytes of a terminal's key, read into the same region) changes no
   /// page protection of its own.
   ///
-  /// Reserves the same room in `region` as ``init(policy:limits:obfuscationMode:maskGlyph:locking:storage:)``
-  /// does in a buffer of its own (make the region with room for
-  /// ``reservedByteCount(for:)`` bytes); the lock policy and storage are the
-  /// region's. Text that outgrows the room moves to a buffer of its own.
+  /// Reserves `reservingCapacity` bytes in `region`, by default the same room
+  /// as ``init(policy:limits:obfuscationMode:maskGlyph:locking:storage:)``
+  /// does in a buffer of its own (``reservedByteCount(for:)``; make the region
+  /// with room for it); the lock policy and storage are the region's. Text
+  /// that outgrows the room moves to a buffer of its own, and from then on
+  /// opens its own windows.
   ///
   /// - Throws: `SecureMemoryError` when the region has no room left and a
   ///   buffer of its own cannot be had.
   public init(
     policy: FieldPolicy = .default, limits: FieldLimits = .default,
     obfuscationMode: ObfuscationMode = .hidden, maskGlyph: Character = "•",
-    sharing region: SharedSecureRegion
+    sharing region: SharedSecureRegion, reservingCapacity: Int? = nil
   ) throws(SecureMemoryError) {
-    let text = try SecureBuffer(capacity: Self.reservedByteCount(for: limits), sharing: region)
+    let text = try SecureBuffer(
+      capacity: reservingCapacity ?? Self.reservedByteCount(for: limits), sharing: region)
     self.init(
       text: text, policy: policy, limits: limits, obfuscationMode: obfuscationMode,
       maskGlyph: maskGlyph)

@@ -81,6 +81,23 @@ struct KeyDecoderWindowTests {
     }
   }
 
+  @Test("the prompt's region: the field's default room and the input fill two whole pages")
+  func promptRegionFillsWholePages() throws {
+    let configuration = PromptConfiguration()
+    let region = try PromptEditor.makeSharedRegion(configuration: configuration)
+    let editor = try PromptEditor(
+      configuration: configuration, locale: TerminalLocale(environment: ["LANG": "C.UTF-8"]),
+      sharing: region)
+    let decoder = try KeyDecoder(sharing: region)
+    // 8 KiB and 256 bytes would spill 304 bytes into a third page; the text
+    // gives that up (and moves out of the region past 7,888 bytes).
+    #expect(region.remainingCapacity == 0)
+    #expect(SharedSecureRegion.bytesPastWholePages(holding: [7888, 256]) == 0)
+    #expect(SharedSecureRegion.bytesPastWholePages(holding: [8192, 256]) == 304)
+    let counts = (editor.field.utf8Count, decoder.pendingInputCount)
+    #expect(counts == (0, 0))
+  }
+
   @Test("control: a field with a buffer of its own makes a pair of its own, two in all")
   func keyTypedIntoALoneField() async {
     await #expect(processExitsWith: .success) {

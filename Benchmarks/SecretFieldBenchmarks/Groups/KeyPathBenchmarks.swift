@@ -113,11 +113,7 @@ private struct KeyPath: ~Copyable {
     // As the prompt makes them (`PromptBuffers`): the field's text and the
     // decoder's input in one shared region, so the field's edit inside the
     // decoder's window costs no protection pair of its own.
-    let region = try SharedSecureRegion(
-      holding: [
-        SecretFieldState.reservedByteCount(for: configuration.fieldLimits),
-        KeyDecoder.inputCapacity,
-      ], storage: configuration.storage)
+    let region = try PromptEditor.makeSharedRegion(configuration: configuration)
     let editor = try PromptEditor(configuration: configuration, locale: locale, sharing: region)
     let decoder = try KeyDecoder(sharing: region)
     let statusLineCapacity = editor.maximumStatusLineCount(annotating: false)

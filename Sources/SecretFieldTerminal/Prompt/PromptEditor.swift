@@ -81,12 +81,35 @@ public struct PromptEditor: ~Copyable {
   ///
   /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the region
   ///   has no room and the field's secure memory cannot be had.
+  /// Make `region` with ``makeSharedRegion(configuration:)``: the field
+  /// reserves the room that sizes it for.
   public init(
     configuration: PromptConfiguration, locale: TerminalLocale, sharing region: SharedSecureRegion
   ) throws(PromptError) {
     self.init(
       configuration: configuration, locale: locale,
-      field: try Self.makeField(configuration: configuration, sharing: region))
+      field: try Self.makeField(
+        configuration: configuration, sharing: region,
+        reservingCapacity: PromptBuffers.textCapacity(for: configuration.fieldLimits)))
+  }
+
+  /// A region for the field of an editor of `configuration` and a decoder's
+  /// input, sized as the prompt sizes it (``PromptBuffers``): the field's
+  /// text first, then `KeyDecoder.inputCapacity` bytes.
+  ///
+  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure
+  ///   memory cannot be had.
+  public static func makeSharedRegion(
+    configuration: PromptConfiguration
+  ) throws(PromptError) -> SharedSecureRegion {
+    do {
+      return try SharedSecureRegion(
+        holding: [
+          PromptBuffers.textCapacity(for: configuration.fieldLimits), KeyDecoder.inputCapacity,
+        ], storage: configuration.storage)
+    } catch {
+      throw .secureMemory(error)
+    }
   }
 
   /// An editor on `field`, a kept one (``PromptResources``) or one from
@@ -133,13 +156,15 @@ public struct PromptEditor: ~Copyable {
   /// storage), for ``init(configuration:locale:field:)``; its text in `region`
   /// when one is given (``PromptBuffers``).
   static func makeField(
-    configuration: PromptConfiguration, sharing region: SharedSecureRegion? = nil
+    configuration: PromptConfiguration, sharing region: SharedSecureRegion? = nil,
+    reservingCapacity: Int? = nil
   ) throws(PromptError) -> SecretFieldState {
     do {
       if let region {
         return try SecretFieldState(
           policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
-          obfuscationMode: configuration.obfuscationMode, sharing: region)
+          obfuscationMode: configuration.obfuscationMode, sharing: region,
+          reservingCapacity: reservingCapacity)
       }
       return try SecretFieldState(
         policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
