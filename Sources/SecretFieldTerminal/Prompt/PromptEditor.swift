@@ -94,8 +94,10 @@ public struct PromptEditor: ~Copyable {
   }
 
   /// A region for the field of an editor of `configuration` and a decoder's
-  /// input, sized as the prompt sizes it (``PromptBuffers``): the field's
-  /// text first, then `KeyDecoder.inputCapacity` bytes.
+  /// input, sized as the prompt sizes it: the field's text first (its usual
+  /// reservation, less what would spill a few bytes into one more page: 7,888
+  /// bytes by default), then ``KeyDecoder/inputCapacity`` bytes, in whole
+  /// pages, so each window's protection pair covers as few as it can.
   ///
   /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure
   ///   memory cannot be had.
@@ -154,7 +156,7 @@ public struct PromptEditor: ~Copyable {
 
   /// A new, empty field for `configuration` (its limits, policy, mode and
   /// storage), for ``init(configuration:locale:field:)``; its text in `region`
-  /// when one is given (``PromptBuffers``).
+  /// when one is given (`PromptBuffers`).
   static func makeField(
     configuration: PromptConfiguration, sharing region: SharedSecureRegion? = nil,
     reservingCapacity: Int? = nil

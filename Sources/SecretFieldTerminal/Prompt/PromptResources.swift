@@ -22,7 +22,9 @@ import SecureMemory
 ///   pipe and two `sigaction` calls per relayed signal, and two secure
 ///   regions (each a `sodium_malloc` or a `memfd_secret` region, and its
 ///   verifying calls): the decoder's input and the field's text share one
-///   (``PromptBuffers``), the decoder's payload has the other. A prompt that reuses them makes no system call for them.
+///   (``PromptEditor/makeSharedRegion(configuration:)``), the decoder's
+///   payload has the other. A prompt that reuses them makes no system call
+///   for them.
 public final class PromptResources {
   /// The relay, paused while no prompt runs.
   let relay: SignalRelay
