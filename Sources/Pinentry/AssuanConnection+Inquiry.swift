@@ -106,7 +106,7 @@ extension AssuanConnection {
         return .proceed
       }
       if let memoryFailure { throw .memory(memoryFailure) }
-      switch consume event {
+      switch event {
       case .line(.proceed): continue
       case .line(.end): return isUsable ? .data(data) : .cancelled
       case .line(.cancel): return .cancelled

@@ -12,7 +12,7 @@ public enum AssuanInput: Sendable, Hashable {
 }
 
 /// One step of reading: a whole line, or the end of one that was too long.
-enum LineEvent<Result: ~Copyable>: ~Copyable {
+enum LineEvent<Result> {
   case line(Result)
   case tooLong
   case endOfInput
@@ -30,7 +30,7 @@ extension AssuanConnection {
     let event = try withNextLine { line in
       Result { () throws(AssuanError) in try AssuanLine(parsing: line) }
     }
-    switch consume event {
+    switch event {
     case .line(.success(let line)): return .line(line)
     case .line(.failure(let error)): return .invalid(error)
     case .tooLong: return .invalid(.lineTooLong)
@@ -39,27 +39,15 @@ extension AssuanConnection {
   }
 
   /// Calls `body` with the next whole line, without its LF, from inside the
-  /// incoming buffer's read window, then removes the line from the buffer.
-  func withNextLine<Result: ~Copyable>(
+  /// incoming buffer's window, and removes the line in the same window.
+  ///
+  /// - Complexity: two `mprotect` calls per line, and two per `read(2)` when
+  ///   no whole line is buffered.
+  func withNextLine<Result>(
     _ body: (UnsafeRawBufferPointer) -> Result
   ) throws(PinentryError) -> LineEvent<Result> {
     while true {
-      let lineFeed = incoming.withUnsafeBytes { $0.firstIndex(of: UInt8(ascii: "\n")) }
-      if let lineFeed {
-        defer { incoming.removeSubrange(0..<(lineFeed + 1)) }
-        if isDiscardingLine || lineFeed > AssuanLine.maximumLength {
-          isDiscardingLine = false
-          return .tooLong
-        }
-        return .line(
-          incoming.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<lineFeed])) })
-      }
-      if isDiscardingLine || incoming.count > AssuanLine.maximumLength {
-        // No LF within the limit: the line is too long whatever follows. Keep
-        // nothing of it while the rest arrives.
-        isDiscardingLine = true
-        incoming.removeAll()
-      }
+      if !incoming.isEmpty, let event = nextBufferedLine(body) { return event }
       let outcome: ReadOutcome
       do {
         outcome = try incoming.read(from: input, maximumCount: Self.readSize)
@@ -73,5 +61,32 @@ extension AssuanConnection {
         return .endOfInput
       }
     }
+  }
+
+  /// The line at the front of the incoming buffer, handed to `body` and
+  /// removed in one window; nil when no LF has arrived yet.
+  ///
+  /// Without an LF, what is buffered past ``AssuanLine/maximumLength`` bytes is
+  /// the start of a line too long whatever follows: it is removed, and so is
+  /// the rest of that line as it arrives.
+  private func nextBufferedLine<Result>(
+    _ body: (UnsafeRawBufferPointer) -> Result
+  ) -> LineEvent<Result>? {
+    let event: LineEvent<Result>?? = incoming.withUnsafeBytesRemovingPrefix { bytes, removing in
+      guard let lineFeed = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
+        if isDiscardingLine || bytes.count > AssuanLine.maximumLength {
+          isDiscardingLine = true
+          removing = bytes.count
+        }
+        return nil
+      }
+      removing = lineFeed + 1
+      if isDiscardingLine || lineFeed > AssuanLine.maximumLength {
+        isDiscardingLine = false
+        return .tooLong
+      }
+      return .line(body(UnsafeRawBufferPointer(rebasing: bytes[..<lineFeed])))
+    }
+    return event ?? nil
   }
 }

@@ -3,13 +3,20 @@ public import SecureMemory
 /// The server end of an Assuan connection over two file descriptors: requests
 /// come in on one, responses go out on the other.
 ///
-/// Both directions pass through secure memory. Incoming bytes are read with
-/// `read(2)` straight into a `SecureBuffer`; a line is handed out from inside
-/// its read window and then removed, the bytes it leaves zeroed. Outgoing lines
-/// are built in a second `SecureBuffer`, written with `write(2)` from its read
-/// window, and the buffer is wiped at once. So a passphrase on its way out as a
-/// `D` line, or as the argument of `INQUIRE QUALITY`, exists only in secure
-/// memory and the kernel's pipe.
+/// Incoming bytes are read with `read(2)` straight into a `SecureBuffer` (an
+/// inquiry's answer may be secret): each line is found, handed out and removed
+/// inside one read-write window, the bytes it leaves zeroed. A secret going out
+/// (the passphrase as `D` lines after `GETPIN`, the argument of
+/// `INQUIRE QUALITY`) is built in a second `SecureBuffer`, written with
+/// `write(2)` from its read window, and the buffer is wiped at once, so it
+/// exists only in secure memory and the kernel's pipe. Every other response
+/// (``AssuanResponse``: `OK`, `ERR`, `S`, `#`, `INQUIRE` and `GETINFO`'s `D`
+/// lines) holds nothing secret and is written from ordinary memory
+/// (`PublicOutput`), with no protection change.
+///
+/// So a request answered with `OK` costs two `mprotect` calls for its line,
+/// and two more for each `read(2)` (one read takes in every line the client
+/// has sent so far).
 ///
 /// The connection does not own the descriptors: it neither closes them nor
 /// changes their flags.
@@ -25,7 +32,7 @@ public final class AssuanConnection {
 
   /// Bytes read and not yet handed out as lines.
   var incoming: SecureBuffer
-  /// The lines being written; empty between writes.
+  /// The secret lines being written; empty between writes.
   var outgoing: SecureBuffer
   /// True while the rest of an overlong line is being thrown away.
   var isDiscardingLine = false
@@ -66,12 +73,20 @@ public final class AssuanConnection {
     }
   }
 
-  /// Sends a response that holds nothing secret.
+  /// Sends a response that holds nothing secret, from ordinary memory.
   ///
+  /// - Complexity: one `write(2)`; no protection change.
   /// - Throws: ``PinentryError`` when writing fails.
   public func send(_ response: AssuanResponse) throws(PinentryError) {
-    let bytes = response.encoded
-    try write { buffer throws(SecureMemoryError) in try AssuanEscaping.append(bytes, to: &buffer) }
+    let failure: SecureMemoryError? = response.encoded.withUnsafeBytes { raw in
+      do throws(SecureMemoryError) {
+        try PublicOutput.write(raw, to: output)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw .write(failure) }
   }
 
   /// Sends `secret` as `D` lines: escaped and split into a secure buffer,

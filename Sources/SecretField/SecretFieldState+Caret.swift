@@ -95,7 +95,7 @@ extension SecretFieldState {
   /// A character belongs to a word when its first scalar is a letter or a number
   /// (Unicode `Alphabetic`, or any numeric type).
   private func isWordCharacter(_ character: Int, in bytes: UnsafeRawBufferPointer) -> Bool {
-    let (scalar, _) = UTF8Scalars.decode(bytes, at: index.offsets[character])
+    let (scalar, _) = UTF8Scalars.decode(bytes, at: index[character])
     return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
   }
 }

@@ -87,8 +87,13 @@ extension SecretFieldState {
   mutating func edit(
     _ range: Range<Int>, replacingWith replacement: UnsafeRawBufferPointer, kind: EditKind
   ) throws(FieldError) {
+    // A deletion to the end is planned from the index alone and its bytes are
+    // wiped by `sodium_memzero`: no secret byte passes through Swift code, so
+    // there is nothing on the stack to wipe (a backspace at the end saves a
+    // 16 KiB `sodium_stackzero`). Every other edit decodes secret bytes.
+    let readsText = replacement.count > 0 || range.upperBound != count
     let outcome = applyEdit(range, replacement, kind)
-    wipeStack()
+    if readsText { wipeStack() }
     try outcome.get()
   }
 
@@ -123,7 +128,7 @@ extension SecretFieldState {
     // the old bytes inside the write window that makes it.
     let characterLimit = replacement.count > 0 ? limits.maxCharacters : Int.max
     let planned = Self.replace(
-      range, bytes, in: &text, with: replacement, planningWith: index,
+      range, bytes, in: &text, with: replacement, planningWith: &index,
       replacementIsPrintableASCII: isPrintableASCII, characterLimit: characterLimit)
     let splice: ClusterIndex.Splice
     switch planned {
@@ -147,7 +152,7 @@ extension SecretFieldState {
   /// `text`; nothing changes when the edit would pass `characterLimit`.
   private static func replace(
     _ range: Range<Int>, _ bytes: Range<Int>, in text: inout SecureBuffer,
-    with replacement: UnsafeRawBufferPointer, planningWith index: borrowing ClusterIndex,
+    with replacement: UnsafeRawBufferPointer, planningWith index: inout ClusterIndex,
     replacementIsPrintableASCII: Bool, characterLimit: Int
   ) -> Result<ClusterIndex.Splice, FieldError> {
     if let splice = index.planAtEndWithoutReading(

@@ -101,8 +101,50 @@ public struct SecretFieldState: ~Copyable, Sendable {
     obfuscationMode: ObfuscationMode = .hidden, maskGlyph: Character = "•",
     locking: LockPolicy = .required, storage: SecureStorage = .sodium
   ) throws(SecureMemoryError) {
-    text = try SecureBuffer(
-      capacity: min(limits.maxBytes, 8 * 1024), locking: locking, storage: storage)
+    let text = try SecureBuffer(
+      capacity: Self.reservedByteCount(for: limits), locking: locking, storage: storage)
+    self.init(
+      text: text, policy: policy, limits: limits, obfuscationMode: obfuscationMode,
+      maskGlyph: maskGlyph)
+  }
+
+  /// An empty field whose text is a buffer of `region`, opened together with
+  /// the region's other buffers: an edit made inside a window on one of them
+  /// (the bytes of a terminal's key, read into the same region) changes no
+  /// page protection of its own.
+  ///
+  /// Reserves `reservingCapacity` bytes in `region`, by default the same room
+  /// as ``init(policy:limits:obfuscationMode:maskGlyph:locking:storage:)``
+  /// does in a buffer of its own (``reservedByteCount(for:)``; make the region
+  /// with room for it); the lock policy and storage are the region's. Text
+  /// that outgrows the room moves to a buffer of its own, and from then on
+  /// opens its own windows.
+  ///
+  /// - Throws: `SecureMemoryError` when the region has no room left and a
+  ///   buffer of its own cannot be had.
+  public init(
+    policy: FieldPolicy = .default, limits: FieldLimits = .default,
+    obfuscationMode: ObfuscationMode = .hidden, maskGlyph: Character = "•",
+    sharing region: SharedSecureRegion, reservingCapacity: Int? = nil
+  ) throws(SecureMemoryError) {
+    let text = try SecureBuffer(
+      capacity: reservingCapacity ?? Self.reservedByteCount(for: limits), sharing: region)
+    self.init(
+      text: text, policy: policy, limits: limits, obfuscationMode: obfuscationMode,
+      maskGlyph: maskGlyph)
+  }
+
+  /// The bytes of secure memory a field of `limits` reserves for its text:
+  /// `min(limits.maxBytes, 8 KiB)`.
+  public static func reservedByteCount(for limits: FieldLimits) -> Int {
+    min(limits.maxBytes, 8 * 1024)
+  }
+
+  private init(
+    text: consuming SecureBuffer, policy: FieldPolicy, limits: FieldLimits,
+    obfuscationMode: ObfuscationMode, maskGlyph: Character
+  ) {
+    self.text = text
     index = ClusterIndex(reservingCapacity: min(limits.maxCharacters, 8 * 1024))
     self.policy = policy
     self.limits = limits

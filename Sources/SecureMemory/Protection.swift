@@ -37,7 +37,9 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// used or not asked for.
   public var secretMemoryFallback: SecureMemoryError?
   /// The secret shares its pages with other secrets: it is a slot of a
-  /// ``SecureArena``.
+  /// ``SecureArena``, or a buffer of a ``SharedSecureRegion`` (whose window
+  /// opens the whole region, its other buffers too; they are bounded by the
+  /// region's guard pages and by canaries, as slots are).
   ///
   /// A window opens the whole page (or two) the secret lies on, so while it is
   /// open the other secrets on that page are readable as well (and writable in

@@ -239,8 +239,12 @@ extension SecureBuffer {
     release(oldRegion)
     region = newRegion
     ownerProcess = Kernel.processID
+    // A buffer that fell back keeps saying why while it is still in sodium
+    // memory; one whose new region is in secret memory has no fallback left.
     var protection = newGate.protection
-    protection.secretMemoryFallback = gate.protection.secretMemoryFallback
+    if protection.storage != .secretMemory && protection.secretMemoryFallback == nil {
+      protection.secretMemoryFallback = gate.protection.secretMemoryFallback
+    }
     gate.replaceProtection(protection)
   }
 }

@@ -23,17 +23,8 @@ extension SecureBuffer {
       "SecureBuffer: range \(range) out of bounds for count \(count)")
     let failure: Int32? = Kernel.withPipeSignalBlocked {
       withUnsafeBytes { bytes in
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-          let written = Glibc.write(
-            descriptor, bytes.baseAddress! + offset, range.upperBound - offset)
-          if written < 0 {
-            if Kernel.errno == EINTR { continue }
-            return Kernel.errno
-          }
-          offset += written
-        }
-        return nil
+        Kernel.writeAll(
+          descriptor, bytes.baseAddress! + range.lowerBound, range.upperBound - range.lowerBound)
       }
     }
     if let failure { throw .writeFailed(errno: failure) }

@@ -71,6 +71,16 @@ public struct SecureBuffer: ~Copyable, @unchecked Sendable {
     self.ownerProcess = Kernel.processID
   }
 
+  /// A buffer on room carved from a ``SharedSecureRegion``.
+  init(part: RegionPart, policy: LockPolicy) {
+    self.region = .regionPart(part)
+    self.count = 0
+    self.policy = policy
+    self.gate = AccessGate(protection: part.region.protection)
+    self.arena = nil
+    self.ownerProcess = Kernel.processID
+  }
+
   /// Allocates a buffer holding a copy of `bytes`.
   ///
   /// Use it to move bytes that arrived in ordinary memory (a test oracle, a host
@@ -141,7 +151,7 @@ final class AccessGate: Sendable {
   /// slab, per page, under the slab's lock.
   func openRead(_ backing: BufferBacking) {
     guard case .ownRegion(let region) = backing else {
-      if case .arenaSlot(let slot) = backing { slot.openWindow(writable: false) }
+      Self.openWindow(sharing: backing, writable: false)
       return
     }
     state.withLock { state in
@@ -157,7 +167,7 @@ final class AccessGate: Sendable {
   /// Makes the region no-access again when the last reader leaves.
   func closeRead(_ backing: BufferBacking) {
     guard case .ownRegion(let region) = backing else {
-      if case .arenaSlot(let slot) = backing { slot.closeWindow(writable: false) }
+      Self.closeWindow(sharing: backing, writable: false)
       return
     }
     state.withLock { state in
@@ -168,7 +178,7 @@ final class AccessGate: Sendable {
 
   func openWrite(_ backing: BufferBacking) {
     guard case .ownRegion(let region) = backing else {
-      if case .arenaSlot(let slot) = backing { slot.openWindow(writable: true) }
+      Self.openWindow(sharing: backing, writable: true)
       return
     }
     state.withLock { state in
@@ -183,10 +193,28 @@ final class AccessGate: Sendable {
 
   func closeWrite(_ backing: BufferBacking) {
     guard case .ownRegion(let region) = backing else {
-      if case .arenaSlot(let slot) = backing { slot.closeWindow(writable: true) }
+      Self.closeWindow(sharing: backing, writable: true)
       return
     }
     state.withLock { Self.close(region, &$0) }
+  }
+
+  /// A window on a buffer whose pages are counted elsewhere: an arena slot's
+  /// by its slab, a shared region's part by its region.
+  private static func openWindow(sharing backing: BufferBacking, writable: Bool) {
+    switch backing {
+    case .ownRegion: break
+    case .arenaSlot(let slot): slot.openWindow(writable: writable)
+    case .regionPart(let part): part.openWindow(writable: writable)
+    }
+  }
+
+  private static func closeWindow(sharing backing: BufferBacking, writable: Bool) {
+    switch backing {
+    case .ownRegion: break
+    case .arenaSlot(let slot): slot.closeWindow(writable: writable)
+    case .regionPart(let part): part.closeWindow(writable: writable)
+    }
   }
 
   private static func close(_ region: GuardedRegion, _ state: inout State) {

@@ -149,6 +149,10 @@ extension SecureMemoryError {
     Self(.writeFailed, errno: errno, "writing from secure memory failed: \(Kernel.describe(errno))")
   }
 
+  static func outputFailed(errno: Int32) -> Self {
+    Self(.writeFailed, errno: errno, "writing failed: \(Kernel.describe(errno))")
+  }
+
   static func hashingFailed(errno: Int32?, memoryLimit: Int) -> Self {
     let cause = errno.map { " (\(Kernel.describe($0)))" } ?? ""
     return Self(

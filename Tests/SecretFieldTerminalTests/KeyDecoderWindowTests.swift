@@ -55,30 +55,78 @@ struct KeyDecoderWindowTests {
     #expect(try decoder.next(at: .now) == .event(.submit))
   }
 
-  @Test("a key typed at the end of a field: two protection pairs, one per buffer")
-  func keyTypedAtTheEnd() async {
+  @Test(
+    "a key typed into a field sharing the decoder's region: one protection pair, at the end or in the middle",
+    arguments: [4, 2])
+  func keyTypedIntoASharedField(caret: Int) async {
+    await #expect(processExitsWith: .success) { [caret] in
+      let region = try! SharedSecureRegion(
+        holding: [SecretFieldState.reservedByteCount(for: .default), KeyDecoder.inputCapacity])
+      var field = try! SecretFieldState(sharing: region)
+      var decoder = try! KeyDecoder(sharing: region)
+      for key: Character in ["a", "b", "c", "d"] {
+        _ = try! KeyDecoderWindowTests.type(key, into: &field, through: &decoder)
+      }
+      field.select(caret..<caret)
+      let before = ProtectionChangeCount.current
+      let step = try! KeyDecoderWindowTests.type("x", into: &field, through: &decoder)
+      let changes = ProtectionChangeCount.current - before
+      #expect(step == .some(.some(.needsInput)))
+      let text = field.withSecret { String(decoding: $0, as: UTF8.self) }
+      #expect(text == (caret == 4 ? "abcdx" : "abxcd"))
+      // The key's arrival, scan, hand-over, the field's edit and the removal
+      // share the region's one pair.
+      #expect(changes == 2)
+      #expect(decoder.pendingInputCount == 0)
+    }
+  }
+
+  @Test("the prompt's region: the field's default room and the input fill two whole pages")
+  func promptRegionFillsWholePages() throws {
+    let configuration = PromptConfiguration()
+    let region = try PromptEditor.makeSharedRegion(configuration: configuration)
+    let editor = try PromptEditor(
+      configuration: configuration, locale: TerminalLocale(environment: ["LANG": "C.UTF-8"]),
+      sharing: region)
+    let decoder = try KeyDecoder(sharing: region)
+    // 8 KiB and 256 bytes would spill 304 bytes into a third page; the text
+    // gives that up (and moves out of the region past 7,888 bytes).
+    #expect(region.remainingCapacity == 0)
+    #expect(SharedSecureRegion.bytesPastWholePages(holding: [7888, 256]) == 0)
+    #expect(SharedSecureRegion.bytesPastWholePages(holding: [8192, 256]) == 304)
+    let counts = (editor.field.utf8Count, decoder.pendingInputCount)
+    #expect(counts == (0, 0))
+  }
+
+  @Test("control: a field with a buffer of its own makes a pair of its own, two in all")
+  func keyTypedIntoALoneField() async {
     await #expect(processExitsWith: .success) {
       var decoder = try! KeyDecoder()
       var field = try! SecretFieldState()
       let before = ProtectionChangeCount.current
-      let step = try! decoder.receive(
-        atMost: 1,
-        receivingWith: { spare in
-          spare[0] = UInt8(ascii: "x")
-          return 1
-        }, at: .now
-      ) { event, bytes in
-        #expect(event == .text)
-        try! field.insert(bytes)
-        return true
-      }
+      let step = try! KeyDecoderWindowTests.type("x", into: &field, through: &decoder)
       let changes = ProtectionChangeCount.current - before
       #expect(step == .some(.some(.needsInput)))
       #expect(field.count == 1)
-      // The key's arrival, scan, hand-over and removal share the input's one
-      // pair; the field's edit is the other.
       #expect(changes == 4)
-      #expect(decoder.pendingInputCount == 0)
+    }
+  }
+
+  /// Types `key` (one byte) into `field` as the prompt does: it arrives in the
+  /// decoder's input and the field takes it from there, in that one window.
+  static func type(
+    _ key: Character, into field: inout SecretFieldState, through decoder: inout KeyDecoder
+  ) throws -> KeyDecoder.Step?? {
+    try decoder.receive(
+      atMost: 1,
+      receivingWith: { spare in
+        spare[0] = key.asciiValue!
+        return 1
+      }, at: .now
+    ) { event, bytes in
+      #expect(event == .text)
+      try! field.insert(bytes)
+      return true
     }
   }
 

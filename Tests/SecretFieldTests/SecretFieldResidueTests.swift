@@ -93,4 +93,29 @@ struct SecretFieldResidueTests {
       #expect(dropped.copies == 0, "\(dropped)")
     }
   }
+
+  @Test("typed at the end and erased by backspaces at the end, which skip the stack wipe: no copy")
+  func backspacesAtTheEndLeaveNoResidue() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      var source = try! SecureBuffer(capacity: 64)
+      marker.masked.withUnsafeBytes { try! source.append($0) }
+      source.withUnsafeMutableBytes { marker.unmask(in: $0) }
+      var field = try! SecretFieldState()
+      source.withUnsafeBytes { plain in
+        for offset in 0..<32 {
+          try! field.insert(UnsafeRawBufferPointer(rebasing: plain[offset..<offset + 1]))
+        }
+      }
+      _ = consume source
+      let typed = try! ResidueScanner().scan(for: marker)
+      for _ in 0..<32 { field.deleteBackward() }
+      let erased = try! ResidueScanner().scan(for: marker)
+      let isEmpty = field.isEmpty
+      withExtendedLifetime(field) {}
+      #expect(typed.copies == 1, "\(typed)")
+      #expect(isEmpty)
+      #expect(erased.copies == 0, "\(erased)")
+    }
+  }
 }

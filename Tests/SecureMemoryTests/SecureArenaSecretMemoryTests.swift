@@ -177,6 +177,15 @@ struct SecureArenaSecretMemoryTests {
       SecureStorage.simulateSecretMemoryFailure(errno: 0)
       let again = try! SecureBuffer(capacity: 32, in: strict)
       #expect(again.protection.storage == .secretMemory)
+      // A slot of the fallen-back slab that grows now: its new region says
+      // the storage it is in, and no fallback reason that is no longer true.
+      var late = try! SecureBuffer(capacity: 32, in: arena)
+      #expect(late.protection.secretMemoryFallback != nil)
+      try! late.reserveCapacity(5000)
+      let lateGrown = late.protection
+      #expect(
+        (lateGrown.storage == .secretMemory) == (lateGrown.secretMemoryFallback == nil),
+        "\(lateGrown)")
     }
   }
 

@@ -7,7 +7,7 @@ import SecretFieldTerminal
 /// in process, from the terminal's byte to the screen's bytes: the byte goes
 /// into the decoder's secure input, is decoded and handed to the editor
 /// (`PromptEditor.handle`) straight from there, in the one window it arrived
-/// in (`KeyDecoder.receive(atMost:receivingWith:at:handling:)`, the event
+/// in (the field's text shares that window's region: `SharedSecureRegion`) (`KeyDecoder.receive(atMost:receivingWith:at:handling:)`, the event
 /// loop's `read(from:at:handling:)` without the `read`), and the frame is drawn as the
 /// prompt draws it (`render`, `cellColumns`, `statusLines`,
 /// `PromptRenderer.draw`), its text gathered into a reused byte array instead
@@ -110,8 +110,12 @@ private struct KeyPath: ~Copyable {
   init() throws {
     let configuration = PromptConfiguration()
     let locale = TerminalLocale(environment: ["LANG": "C.UTF-8"])
-    let decoder = try KeyDecoder()
-    let editor = try PromptEditor(configuration: configuration, locale: locale)
+    // As the prompt makes them (`PromptBuffers`): the field's text and the
+    // decoder's input in one shared region, so the field's edit inside the
+    // decoder's window costs no protection pair of its own.
+    let region = try PromptEditor.makeSharedRegion(configuration: configuration)
+    let editor = try PromptEditor(configuration: configuration, locale: locale, sharing: region)
+    let decoder = try KeyDecoder(sharing: region)
     let statusLineCapacity = editor.maximumStatusLineCount(annotating: false)
     self.configuration = configuration
     self.decoder = decoder

@@ -11,10 +11,10 @@
 /// sequence's classes ends it and starts anew; a string also ends at BEL or
 /// C2 9C; ESC and one character is Alt+key; `CSI 200 ~` starts a bracketed
 /// paste whose content runs, unparsed, to `ESC [ 2 0 1 ~`. At the end of the
-/// stream an unfinished sequence or character is taken as it is. A CSI still
-/// unfinished when the decoder has `maximumSequenceCount` bytes of it in hand
-/// (at the end of some read) is over-long: swallowed to its end as unknown, so
-/// it starts no paste and is no kitty key, whatever it says.
+/// stream an unfinished sequence or character is taken as it is. A CSI longer
+/// than `maximumSequenceCount` bytes is over-long, however the reads cut it:
+/// swallowed to its end as unknown, so it starts no paste and is no kitty key,
+/// whatever it says.
 struct ECMA48Tokenizer {
   /// What a byte is.
   enum Class: Equatable {
@@ -31,22 +31,16 @@ struct ECMA48Tokenizer {
 
   /// The class of each byte of `stream`.
   ///
-  /// - Parameters:
-  ///   - readEnds: how many bytes of the stream the decoder has received at
-  ///     the end of each read, in order.
-  ///   - maximumSequenceCount: the decoder's limit on a sequence it keeps.
-  static func classify(
-    _ stream: [UInt8], readEnds: [Int], maximumSequenceCount: Int
-  ) -> [Class] {
+  /// - Parameter maximumSequenceCount: the decoder's limit on a sequence it
+  ///   keeps.
+  static func classify(_ stream: [UInt8], maximumSequenceCount: Int) -> [Class] {
     var classes = [Class](repeating: .control, count: stream.count)
-    var tokenizer = ECMA48Tokenizer(
-      stream: stream, readEnds: readEnds, maximumSequenceCount: maximumSequenceCount)
+    var tokenizer = ECMA48Tokenizer(stream: stream, maximumSequenceCount: maximumSequenceCount)
     tokenizer.run(into: &classes)
     return classes
   }
 
   let stream: [UInt8]
-  let readEnds: [Int]
   let maximumSequenceCount: Int
   var index = 0
 
@@ -186,10 +180,9 @@ struct ECMA48Tokenizer {
     let end = sequenceEnd(from: first)
     index = end
     guard end > first, (0x40...0x7E).contains(stream[end - 1]) else { return }
-    // Over-long: at the end of a read the decoder held the limit's worth of
-    // it, and its final byte had not come.
-    let isOverlong = readEnds.contains { $0 - start >= maximumSequenceCount && $0 < end }
-    guard !isOverlong else { return }
+    // Over-long: longer than the decoder keeps, whether it arrived whole or
+    // the decoder held the limit's worth of it at the end of some read.
+    guard end - start <= maximumSequenceCount else { return }
     let parameters = Array(stream[first..<(end - 1)])
     let final = stream[end - 1]
     if final == UInt8(ascii: "u") {

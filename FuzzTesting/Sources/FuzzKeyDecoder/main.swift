@@ -3,10 +3,32 @@ import SecretFieldTerminal
 import SecureMemory
 
 // The key decoder: the fuzzer's bytes (after two bytes that choose how the
-// stream is cut into reads) arrive as a terminal's input, in reads of 1 to 16
-// bytes, with no time passing until the end, when the escape timeout is let
-// run out. Each event is held against the bytes it consumed, as
-// ECMA48Tokenizer classes them:
+// stream is cut into reads, and which path decodes it) arrive as a terminal's
+// input, in reads of 1 to 16 bytes, with no time passing until the end, when
+// the escape timeout is let run out. Every byte is classed by ECMA48Tokenizer
+// (written for the target from ECMA-48, apart from the decoder).
+//
+// Three inputs in four go through the prompt's path: each read arrives with
+// `receive(atMost:receivingWith:at:handling:)` (the `read(from:)` of the event
+// loop without its descriptor) and every event is handled inside that window,
+// text lent from the input where the read put it; `decode(at:handling:)` takes
+// the escape timeouts, and, when the input's choice bit says so, the handler
+// stops after each event and `decode(at:handling:)` goes on, as the event loop
+// does after a key that ends the prompt. The position in the stream of each
+// text byte is where its pointer is in the input's window. Checked:
+//
+// - a text event lent from the input holds only text bytes, and together such
+//   events hold every text byte of the stream exactly once, in order; one lent
+//   from elsewhere (the payload) is a kitty key's text; text is valid UTF-8
+//   without a control character;
+// - every other event comes with no bytes but a paste, and the pastes are the
+//   stream's paste contents in order (empty ones, those over the limit and one
+//   never ended aside);
+// - the decoder never keeps more than its limit of an unfinished sequence.
+//
+// The fourth goes through `next(at:)`, which returns one event per call and
+// copies text into the payload: each event is held against the bytes it
+// consumed (the input's count before and after), as before:
 //
 // - a text event's bytes are exactly the text bytes it consumed, in order (or,
 //   when it consumed none, it came from a kitty `CSI ... u` key), valid UTF-8
@@ -15,6 +37,11 @@ import SecureMemory
 //   bytes are exactly the paste content it consumed;
 // - the decoder never keeps more than its limit of an unfinished sequence,
 //   nor more than the paste limit of a paste.
+//
+// Both paths, not one: the prompt uses only the window path, and the other is
+// public; a run of random splits on each, checked against the same tokenizer,
+// costs nothing more per input than one path, where decoding every input twice
+// to compare the two would halve the rate.
 //
 // The limits are small (64 and 32 bytes) so that short inputs reach the
 // over-long paths.
@@ -41,6 +68,8 @@ public func fuzzKeyDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   let box = box!
   box.decoder.reset()
   var seed = UInt32(input.byte()) << 8 | UInt32(input.byte())
+  let usesWindows = seed & 3 != 0
+  let stopsAfterEachEvent = seed & 4 != 0
   let stream = Array(input.rest())
   // Where each read ends: 1 to 16 bytes each, as the seed says.
   var readEnds: [Int] = []
@@ -50,7 +79,13 @@ public func fuzzKeyDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     readEnds.append(offset + min(stream.count - offset, 1 + Int(seed >> 16) % 16))
   }
   let classes = ECMA48Tokenizer.classify(
-    stream, readEnds: readEnds, maximumSequenceCount: configuration.maximumSequenceCount)
+    stream, maximumSequenceCount: configuration.maximumSequenceCount)
+  if usesWindows {
+    decodeInWindows(
+      stream, readEnds: readEnds, classes: classes, stopsAfterEachEvent: stopsAfterEachEvent,
+      decoder: &box.decoder)
+    return 0
+  }
 
   let clock = ContinuousClock.now
   var received = 0
@@ -123,4 +158,112 @@ public func fuzzKeyDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 func isPrintable(_ bytes: [UInt8]) -> Bool {
   guard let text = String(validating: bytes, as: UTF8.self) else { return false }
   return !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+}
+
+/// The prompt's path over `stream`, cut at `readEnds`, checked as described
+/// at the top.
+func decodeInWindows(
+  _ stream: [UInt8], readEnds: [Int], classes: [ECMA48Tokenizer.Class],
+  stopsAfterEachEvent: Bool, decoder: inout KeyDecoder
+) {
+  let clock = ContinuousClock.now
+  // Where the input's window starts, as the last read's spare room showed it
+  // (the input moves only when it grows, before a read's window opens), and
+  // the stream position of its first byte and how many it holds.
+  var windowBase: UnsafeRawPointer?
+  var windowStart = 0
+  var windowCount = 0
+  var received = 0
+  var textPositions: [Int] = []
+  var pastes: [[UInt8]] = []
+
+  func handle(_ event: KeyEvent, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    switch event {
+    case .capsLock: return true
+    case .text:
+      require(isPrintable(Array(bytes)), "text with a control or invalid byte: \(Array(bytes))")
+      if let base = windowBase, let start = bytes.baseAddress,
+        start >= base, start < base + windowCount
+      {
+        let first = windowStart + (start - base)
+        for position in first..<(first + bytes.count) {
+          require(
+            classes[position] == .text,
+            "text byte at \(position) is \(classes[position]): \(stream)")
+          textPositions.append(position)
+        }
+      } else {
+        require(classes.contains(.kittyKey), "text from the payload with no kitty key: \(stream)")
+      }
+    case .paste:
+      require(bytes.count <= 32, "a paste over the limit")
+      pastes.append(Array(bytes))
+    default:
+      require(bytes.isEmpty, "\(event) came with \(bytes.count) bytes: \(stream)")
+    }
+    return !stopsAfterEachEvent
+  }
+
+  /// `decode(at:handling:)` until the handler lets it finish.
+  func decode(at now: ContinuousClock.Instant) -> KeyDecoder.Step {
+    while true {
+      windowCount = decoder.pendingInputCount
+      windowStart = received - windowCount
+      let step = try! decoder.decode(at: now, handling: handle)
+      require(decoder.pendingInputCount < 64, "\(decoder.pendingInputCount) bytes kept")
+      if let step { return step }
+    }
+  }
+
+  var offset = 0
+  var last: KeyDecoder.Step = .needsInput
+  for end in readEnds {
+    let chunk = stream[offset..<end]
+    let pending = decoder.pendingInputCount
+    windowStart = offset - pending
+    windowCount = pending + chunk.count
+    let step = try! decoder.receive(
+      atMost: chunk.count,
+      receivingWith: { spare in
+        windowBase = UnsafeRawPointer(spare.baseAddress!) - pending
+        chunk.withUnsafeBytes { spare.copyMemory(from: $0) }
+        return chunk.count
+      }, at: clock, handling: handle)
+    received = end
+    offset = end
+    require(decoder.pendingInputCount < 64, "\(decoder.pendingInputCount) bytes kept")
+    switch step {
+    case .some(.some(let step)): last = step
+    case .some(.none): last = decode(at: clock)
+    case .none: require(false, "a read of \(chunk.count) bytes received nothing")
+    }
+  }
+  var now = clock
+  while case .needsInputBefore(let deadline) = last {
+    now = deadline
+    last = decode(at: now)
+  }
+
+  let expectedText = classes.indices.filter { classes[$0] == .text }
+  require(
+    textPositions == expectedText,
+    "text came from \(textPositions), the text bytes are at \(expectedText): \(stream)")
+  // The paste contents, each a run of paste bytes; one that runs to the end
+  // of the stream never ended, and one over the limit is pasteTooLong.
+  var runs: [[UInt8]] = []
+  var position = 0
+  while position < stream.count {
+    guard classes[position] == .paste else {
+      position += 1
+      continue
+    }
+    let start = position
+    while position < stream.count, classes[position] == .paste { position += 1 }
+    if position < stream.count { runs.append(Array(stream[start..<position])) }
+  }
+  let expectedPastes = runs.filter { $0.count <= 32 }
+  let nonEmptyPastes = pastes.filter { !$0.isEmpty }
+  require(
+    nonEmptyPastes == expectedPastes,
+    "pastes \(nonEmptyPastes), expected \(expectedPastes): \(stream)")
 }

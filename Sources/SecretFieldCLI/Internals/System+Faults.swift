@@ -12,6 +12,7 @@ extension System {
   static let floatingPointException = SIGFPE
   static let busError = SIGBUS
   static let breakpointTrap = SIGTRAP
+  static let badSystemCall = SIGSYS
 }
 
 #if DEBUG
@@ -62,6 +63,8 @@ extension System {
         readPastTruncatedFile()
       case .breakpoint:
         executeBreakpoint()
+      case .forbiddenSystemCall:
+        makeForbiddenSystemCall()
       }
     }
 
@@ -95,6 +98,35 @@ extension System {
       _ = byte
     }
 
+    /// Installs, on this thread, a seccomp filter that traps one system call
+    /// number, and makes that call: the kernel sends `SIGSYS` to the thread
+    /// as the call is entered, as it does to a sandboxed program. The number
+    /// is one no kernel has, so nothing else the process does is affected
+    /// (the handler's `write`, `ioctl` and `tgkill` are let through).
+    private static func makeForbiddenSystemCall() {
+      let trapped: UInt32 = 999
+      // struct sock_filter, <linux/filter.h>: {u16 code; u8 jt; u8 jf; u32 k}.
+      // Load the call's number (seccomp_data.nr, at offset 0); trap if it is
+      // `trapped`, else allow.
+      var program: [SocketFilterInstruction] = [
+        SocketFilterInstruction(code: 0x20, jumpIfTrue: 0, jumpIfFalse: 0, operand: 0),
+        SocketFilterInstruction(code: 0x15, jumpIfTrue: 0, jumpIfFalse: 1, operand: trapped),
+        SocketFilterInstruction(code: 0x06, jumpIfTrue: 0, jumpIfFalse: 0, operand: 0x0003_0000),
+        SocketFilterInstruction(code: 0x06, jumpIfTrue: 0, jumpIfFalse: 0, operand: 0x7FFF_0000),
+      ]
+      let setNoNewPrivileges: Int32 = 38  // PR_SET_NO_NEW_PRIVS
+      let setSeccomp: Int32 = 22  // PR_SET_SECCOMP
+      let filterMode: UInt = 2  // SECCOMP_MODE_FILTER
+      guard processControl(setNoNewPrivileges, 1, nil, 0, 0) == 0 else { return }
+      let installed = program.withUnsafeMutableBufferPointer { instructions in
+        var filter = SocketFilterProgram(
+          count: UInt16(instructions.count), instructions: instructions.baseAddress!)
+        return processControl(setSeccomp, filterMode, &filter, 0, 0)
+      }
+      guard installed == 0 else { return }
+      _ = forbiddenCall(Int(trapped))
+    }
+
     /// Runs a page holding one `int3` (0xCC).
     private static func executeBreakpoint() {
       let page = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -108,4 +140,32 @@ extension System {
       function()
     }
   }
+
+  /// One instruction of a classic BPF program, laid out as the kernel's
+  /// `struct sock_filter`.
+  private struct SocketFilterInstruction {
+    var code: UInt16
+    var jumpIfTrue: UInt8
+    var jumpIfFalse: UInt8
+    var operand: UInt32
+  }
+
+  /// A classic BPF program, laid out as the kernel's `struct sock_fprog`.
+  private struct SocketFilterProgram {
+    var count: UInt16
+    var instructions: UnsafeMutablePointer<SocketFilterInstruction>
+  }
+
+  /// `prctl(2)` without its variadic tail (Swift imports no variadic C
+  /// function; glibc's wrapper only moves the integer arguments into the
+  /// kernel's registers).
+  @_silgen_name("prctl")
+  private func processControl(
+    _ option: Int32, _ second: UInt, _ third: UnsafeMutableRawPointer?, _ fourth: UInt,
+    _ fifth: UInt
+  ) -> Int32
+
+  /// `syscall(2)` with a number only.
+  @_silgen_name("syscall")
+  private func forbiddenCall(_ number: Int) -> Int
 #endif

@@ -31,6 +31,10 @@ extension TestHook {
     case truncatedMapping = "truncated-mapping"
     /// An `int3` instruction executed (`SIGTRAP`).
     case breakpoint
+    /// A system call that a seccomp filter, installed just before, forbids
+    /// with `SECCOMP_RET_TRAP` (`SIGSYS`): what a sandbox does to a tool that
+    /// makes a call it did not allow.
+    case forbiddenSystemCall = "forbidden-system-call"
     /// The signal each ends the process by.
     package var signal: Int32 {
       switch self {
@@ -41,6 +45,7 @@ extension TestHook {
       case .divisionByZero: System.floatingPointException
       case .truncatedMapping: System.busError
       case .breakpoint: System.breakpointTrap
+      case .forbiddenSystemCall: System.badSystemCall
       }
     }
   }

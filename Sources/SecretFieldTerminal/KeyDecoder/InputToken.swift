@@ -31,3 +31,16 @@ enum InputToken: Equatable {
     case character
   }
 }
+
+extension InputToken {
+  /// How many bytes a complete token starting with ESC or a C1 control takes;
+  /// nil for one that is not complete, and for text and over-long ones.
+  var sequenceLength: Int? {
+    switch self {
+    case .event(_, let length), .legacyKey(_, _, _, let length), .pasteStart(let length),
+      .kittyKey(_, let length):
+      length
+    case .text, .overlong, .incomplete: nil
+    }
+  }
+}

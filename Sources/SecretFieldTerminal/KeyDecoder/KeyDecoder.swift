@@ -8,7 +8,9 @@ public import SecureMemory
 /// event to a handler inside the one read-write window the `read` was made in:
 /// text is lent straight from the input, so a typed key costs the input one
 /// protection pair from its arrival to its removal, and the field's edit,
-/// reading it in place, one more on the field's own buffer
+/// reading it in place, one more on the field's own buffer, or none when the
+/// field's text shares the input's region (``init(configuration:sharing:)``,
+/// as the prompt makes them)
 /// (``receive(atMost:receivingWith:at:handling:)`` and ``decode(at:handling:)``
 /// are the same without the `read`). The older path, ``receive(_:)`` and then
 /// ``next(at:)``, returns one event per call and copies text, through
@@ -85,8 +87,37 @@ public struct KeyDecoder: ~Copyable {
     self.payload = payload
   }
 
+  /// A decoder whose input buffer is in `region`, opened together with the
+  /// region's other buffers: a key's text handed to a field whose buffer
+  /// shares the region (`SecretFieldState.init(policy:limits:obfuscationMode:maskGlyph:sharing:)`)
+  /// is copied into it inside the input's one window, so the key costs one
+  /// protection pair from its arrival to its place in the field. The payload
+  /// (pastes, kitty text) keeps a buffer of its own, in the configuration's
+  /// storage.
+  ///
+  /// Make the region with room for ``inputCapacity`` bytes.
+  ///
+  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure memory
+  ///   cannot be had.
+  public init(
+    configuration: Configuration = Configuration(), sharing region: SharedSecureRegion
+  ) throws(PromptError) {
+    state = DecoderState(configuration: configuration)
+    let input: SecureBuffer
+    do { input = try SecureBuffer(capacity: Self.inputCapacity, sharing: region) } catch {
+      throw .secureMemory(error)
+    }
+    let payload = try Self.makeBuffer(storage: configuration.storage)
+    self.input = input
+    self.payload = payload
+  }
+
+  /// The bytes the input buffer holds before it grows: 256, one `read` of the
+  /// prompt's.
+  public static let inputCapacity = 256
+
   private static func makeBuffer(storage: SecureStorage) throws(PromptError) -> SecureBuffer {
-    do { return try SecureBuffer(capacity: 256, storage: storage) } catch {
+    do { return try SecureBuffer(capacity: inputCapacity, storage: storage) } catch {
       throw .secureMemory(error)
     }
   }

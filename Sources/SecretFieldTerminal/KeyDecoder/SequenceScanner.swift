@@ -9,7 +9,10 @@ enum SequenceScanner {
   /// The token at the front of `bytes`, which must not be empty.
   ///
   /// `maximumSequenceCount` bounds an escape sequence or string: one that has not
-  /// ended within that many bytes is taken as unknown at once.
+  /// ended within that many bytes is taken as unknown at once, and one longer
+  /// than that which has ended (it arrived whole in one read) is unknown too,
+  /// never a key, text or the start of a paste. So whether a sequence is
+  /// over-long depends on its length alone, not on how the reads cut it.
   static func scan(_ bytes: UnsafeRawBufferPointer, maximumSequenceCount: Int) -> InputToken {
     precondition(!bytes.isEmpty, "SequenceScanner: nothing to scan")
     let first = bytes[0]
@@ -26,6 +29,11 @@ enum SequenceScanner {
     if case .incomplete(.sequence) = token, bytes.count >= maximumSequenceCount {
       // Too long to keep: drop what is here, and swallow the rest to its end.
       return .overlong(swallowState(afterPending: bytes), length: bytes.count)
+    }
+    if let length = token.sequenceLength, length > maximumSequenceCount {
+      // The same sequence, had a read ended inside it past the limit, would
+      // have been dropped there and swallowed to this end.
+      return .event(.unknownSequence, length: length)
     }
     return token
   }

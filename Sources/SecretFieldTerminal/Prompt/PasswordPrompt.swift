@@ -144,6 +144,16 @@ public struct PasswordPrompt: Sendable {
       restore(&terminal)
       throw error
     }
+    if keptDecoder == nil && field == nil {
+      do {
+        try PromptBuffers.make(
+          configuration: configuration, decoderConfiguration: decoderConfiguration,
+          decoder: &keptDecoder, field: &field)
+      } catch {
+        restore(&terminal)
+        throw error
+      }
+    }
     // Should either throw, dropping the terminal restores its modes.
     var decoder: KeyDecoder
     if let kept = keptDecoder.take() {

@@ -1,5 +1,5 @@
 public import SecretField
-import SecureMemory
+public import SecureMemory
 
 /// The prompt's state machine, without a terminal: it takes decoded key events,
 /// applies them to a `SecretFieldState`, and says what the loop
@@ -74,8 +74,48 @@ public struct PromptEditor: ~Copyable {
       field: try Self.makeField(configuration: configuration))
   }
 
+  /// An editor with an empty field whose text is a buffer of `region`, as
+  /// ``init(configuration:locale:)`` otherwise: for a key path whose decoder
+  /// shares the region (`KeyDecoder.init(configuration:sharing:)`), so the
+  /// field's edit inside the decoder's window changes no page protection.
+  ///
+  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the region
+  ///   has no room and the field's secure memory cannot be had.
+  /// Make `region` with ``makeSharedRegion(configuration:)``: the field
+  /// reserves the room that sizes it for.
+  public init(
+    configuration: PromptConfiguration, locale: TerminalLocale, sharing region: SharedSecureRegion
+  ) throws(PromptError) {
+    self.init(
+      configuration: configuration, locale: locale,
+      field: try Self.makeField(
+        configuration: configuration, sharing: region,
+        reservingCapacity: PromptBuffers.textCapacity(for: configuration.fieldLimits)))
+  }
+
+  /// A region for the field of an editor of `configuration` and a decoder's
+  /// input, sized as the prompt sizes it: the field's text first (its usual
+  /// reservation, less what would spill a few bytes into one more page: 7,888
+  /// bytes by default), then ``KeyDecoder/inputCapacity`` bytes, in whole
+  /// pages, so each window's protection pair covers as few as it can.
+  ///
+  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure
+  ///   memory cannot be had.
+  public static func makeSharedRegion(
+    configuration: PromptConfiguration
+  ) throws(PromptError) -> SharedSecureRegion {
+    do {
+      return try SharedSecureRegion(
+        holding: [
+          PromptBuffers.textCapacity(for: configuration.fieldLimits), KeyDecoder.inputCapacity,
+        ], storage: configuration.storage)
+    } catch {
+      throw .secureMemory(error)
+    }
+  }
+
   /// An editor on `field`, a kept one (``PromptResources``) or one from
-  /// ``makeField(configuration:)``: empty, and set as a new field of
+  /// ``makeField(configuration:sharing:)``: empty, and set as a new field of
   /// `configuration` would be (policy, mask glyph, obfuscation mode, focus,
   /// caps lock, capture), whatever the last prompt left in it.
   ///
@@ -115,11 +155,19 @@ public struct PromptEditor: ~Copyable {
   }
 
   /// A new, empty field for `configuration` (its limits, policy, mode and
-  /// storage), for ``init(configuration:locale:field:)``.
+  /// storage), for ``init(configuration:locale:field:)``; its text in `region`
+  /// when one is given (`PromptBuffers`).
   static func makeField(
-    configuration: PromptConfiguration
+    configuration: PromptConfiguration, sharing region: SharedSecureRegion? = nil,
+    reservingCapacity: Int? = nil
   ) throws(PromptError) -> SecretFieldState {
     do {
+      if let region {
+        return try SecretFieldState(
+          policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
+          obfuscationMode: configuration.obfuscationMode, sharing: region,
+          reservingCapacity: reservingCapacity)
+      }
       return try SecretFieldState(
         policy: configuration.fieldPolicy, limits: configuration.fieldLimits,
         obfuscationMode: configuration.obfuscationMode, storage: configuration.storage)

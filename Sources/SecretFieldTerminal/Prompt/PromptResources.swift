@@ -19,9 +19,12 @@ import SecureMemory
 /// borrow this one with ``withRelay(_:)``.
 ///
 /// - Complexity: making it costs what a prompt used to make at its start: a
-///   pipe and two `sigaction` calls per relayed signal, and three secure
-///   buffers (each a `sodium_malloc` or a `memfd_secret` region, and its
-///   verifying calls). A prompt that reuses them makes no system call for them.
+///   pipe and two `sigaction` calls per relayed signal, and two secure
+///   regions (each a `sodium_malloc` or a `memfd_secret` region, and its
+///   verifying calls): the decoder's input and the field's text share one
+///   (``PromptEditor/makeSharedRegion(configuration:)``), the decoder's
+///   payload has the other. A prompt that reuses them makes no system call
+///   for them.
 public final class PromptResources {
   /// The relay, paused while no prompt runs.
   let relay: SignalRelay
@@ -44,8 +47,14 @@ public final class PromptResources {
     let relay = try SignalRelay()
     relay.pauseRelaying()
     self.relay = relay
-    decoder = try KeyDecoder(configuration: PasswordPrompt.decoderConfiguration(for: configuration))
-    field = try PromptEditor.makeField(configuration: configuration)
+    var decoder: KeyDecoder?
+    var field: SecretFieldState?
+    try PromptBuffers.make(
+      configuration: configuration,
+      decoderConfiguration: PasswordPrompt.decoderConfiguration(for: configuration),
+      decoder: &decoder, field: &field)
+    self.decoder = decoder.take()
+    self.field = field.take()
     fieldLimits = configuration.fieldLimits
     fieldStorage = configuration.storage
   }

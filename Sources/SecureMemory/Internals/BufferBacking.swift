@@ -1,5 +1,5 @@
-/// Where a ``SecureBuffer``'s bytes live: a guarded region of its own, or a slot
-/// of a ``SecureArena``.
+/// Where a ``SecureBuffer``'s bytes live: a guarded region of its own, a slot
+/// of a ``SecureArena``, or room in a ``SharedSecureRegion``.
 ///
 /// Everything above this type (windows, editing, growth) is the same for both;
 /// what differs is how a window changes page protection and how the memory is
@@ -9,12 +9,15 @@ enum BufferBacking {
   case ownRegion(GuardedRegion)
   /// A slot in a slab shared with other secrets of the same size class.
   case arenaSlot(ArenaSlot)
+  /// Room in a region shared with other buffers, opened with them.
+  case regionPart(RegionPart)
 
   /// Where the bytes start.
   var start: UnsafeMutableRawPointer {
     switch self {
     case .ownRegion(let region): region.start
     case .arenaSlot(let slot): slot.start
+    case .regionPart(let part): part.start
     }
   }
 
@@ -23,6 +26,7 @@ enum BufferBacking {
     switch self {
     case .ownRegion(let region): region.capacity
     case .arenaSlot(let slot): slot.capacity
+    case .regionPart(let part): part.capacity
     }
   }
 
@@ -56,6 +60,7 @@ enum BufferBacking {
     switch self {
     case .ownRegion(let region): region.storage
     case .arenaSlot(let slot): slot.sizeClass.layout.storage
+    case .regionPart(let part): part.region.region.storage
     }
   }
 
@@ -69,6 +74,7 @@ enum BufferBacking {
     switch self {
     case .ownRegion(let region): region.free()
     case .arenaSlot(let slot): slot.free()
+    case .regionPart(let part): part.free()
     }
   }
 }

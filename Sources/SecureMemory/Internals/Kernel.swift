@@ -260,3 +260,23 @@ extension Kernel {
     return result
   }
 }
+
+extension Kernel {
+  /// Writes `count` bytes from `start` to `descriptor` with `write(2)`,
+  /// retrying short writes and `EINTR`.
+  ///
+  /// - Returns: nil when every byte was written, else the `errno` of the
+  ///   `write` that failed.
+  static func writeAll(_ descriptor: Int32, _ start: UnsafeRawPointer, _ count: Int) -> Int32? {
+    var offset = 0
+    while offset < count {
+      let written = Glibc.write(descriptor, start + offset, count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += written
+    }
+    return nil
+  }
+}

@@ -10,6 +10,7 @@ final class ChildProcess {
   /// child's descriptors 0, 1 and 2 taken from `standardInput`,
   /// `standardOutput` and `standardError` (nil leaves it as ours). The test's
   /// other descriptors are not inherited where they are close-on-exec.
+  /// The child starts with no signal blocked and each at its default action.
   init(
     _ path: String, arguments: [String] = [], environment: [String],
     standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil
@@ -26,8 +27,21 @@ final class ChildProcess {
       argv.forEach { free($0) }
       envp.forEach { free($0) }
     }
+    // No signal blocked and every one at its default action, whatever the
+    // test runner's thread has: the test runner blocks some (`SIGURG` among
+    // them), and a child would inherit that mask.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var everySignal = sigset_t()
+    sigfillset(&everySignal)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &everySignal)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid = pid_t()
-    let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     guard result == 0 else { throw HarnessError(what: "posix_spawn \(path)", errno: result) }
     processID = pid
   }
@@ -64,6 +78,12 @@ final class ChildProcess {
     let raw = wait()
     let signal = raw & 0x7F
     return signal != 0 && signal != 0x7F ? signal : nil
+  }
+
+  /// True when the child was ended by a signal and the kernel wrote a core
+  /// dump for it (`WCOREDUMP`).
+  var dumpedCore: Bool {
+    terminatingSignal != nil && wait() & 0x80 != 0
   }
 
   /// True once the child has ended; reaps it then. Does not wait.

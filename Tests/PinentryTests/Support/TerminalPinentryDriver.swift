@@ -25,18 +25,28 @@ final class TerminalPinentryDriver {
 
   /// Starts the terminal and the pinentry, reads the greeting, and sends the
   /// options gpg-agent sends (`ttyname` unless `namesTerminal` is false).
+  ///
+  /// `environment` adds `NAME=value` entries to the pinentry's. With
+  /// `coreDumpsIn`, the pinentry starts in that directory with core dumps
+  /// allowed by the limit (`ulimit -c unlimited`; the machine's
+  /// `core_pattern` is a relative `core`), so a core it wrote would be there;
+  /// `standardError` takes its descriptor 2.
   init(
     namesTerminal: Bool = true, arguments: [String] = [],
-    terminalOptions: TerminalSession.Options = TerminalSession.Options()
+    terminalOptions: TerminalSession.Options = TerminalSession.Options(),
+    environment: [String] = [], coreDumpsIn directory: String? = nil,
+    standardError: Int32? = nil
   ) throws {
     terminal = try TerminalSession(
       executable: "/bin/sleep", arguments: ["3600"], options: terminalOptions)
     requests = try Pipe()
     responses = try Pipe()
+    let start = Self.start(pinentrySecretfield, arguments: arguments, coreDumpsIn: directory)
     process = try ChildProcess(
-      "/usr/bin/setsid", arguments: [pinentrySecretfield] + arguments,
-      environment: ["TERM=xterm-256color", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"],
-      standardInput: requests.readEnd, standardOutput: responses.writeEnd)
+      start.path, arguments: start.arguments,
+      environment: ["TERM=xterm-256color", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + environment,
+      standardInput: requests.readEnd, standardOutput: responses.writeEnd,
+      standardError: standardError)
     requests.closeReadEnd()
     responses.closeWriteEnd()
     reader = try SecureLineReader(descriptor: responses.readEnd)
@@ -44,6 +54,16 @@ final class TerminalPinentryDriver {
     var options = ["OPTION ttytype=xterm-256color", "OPTION lc-ctype=C.UTF-8"]
     if namesTerminal { options.insert("OPTION ttyname=\(terminal.terminalPath)", at: 0) }
     for option in options { try expectOK(option) }
+  }
+
+  /// How to start `program` as gpg-agent does, in a session of its own
+  /// (`setsid`); with `directory`, first `cd` there and allow core dumps.
+  static func start(
+    _ program: String, arguments: [String], coreDumpsIn directory: String?
+  ) -> (path: String, arguments: [String]) {
+    guard let directory else { return ("/usr/bin/setsid", [program] + arguments) }
+    let script = "ulimit -c unlimited && cd \"$1\" && shift && exec /usr/bin/setsid \"$@\""
+    return ("/bin/sh", ["-c", script, "sh", directory, program] + arguments)
   }
 
   /// Sends one request line.

@@ -1,0 +1,122 @@
+import Glibc
+import PTYSupport
+import SecretFieldCLI
+import TestSupport
+import Testing
+
+/// The fault injection of `TestHook.armFaultIfAsked()` exists in debug builds
+/// only: the shipped pinentry cannot be made to fault.
+#if DEBUG
+  private let faultsCanBeInjected = true
+#else
+  private let faultsCanBeInjected = false
+#endif
+
+private let canRun =
+  faultsCanBeInjected && access(pinentrySecretfield, X_OK) == 0
+  && access("/usr/bin/setsid", X_OK) == 0
+
+/// A fresh directory under `/tmp`, removed with what is in it when the value
+/// goes.
+private final class FaultDirectory {
+  let path: String
+
+  init() throws {
+    var template = Array("/tmp/sf-pinfault-XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw HarnessError(what: "mkdtemp", errno: errno)
+    }
+    path = String(cString: made)
+  }
+
+  /// The names in the directory, `.` and `..` left out.
+  var entries: [String] {
+    guard let stream = opendir(path) else { return ["(cannot list)"] }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  deinit {
+    for name in entries { unlink(path + "/" + name) }
+    rmdir(path)
+  }
+}
+
+@Suite(
+  "pinentry-secretfield: a real fault during GETPIN restores the terminal, dies by its signal, prints nothing and dumps no core",
+  .enabled(if: canRun))
+struct TerminalPinentryRealFaultTests {
+  /// Starts the pinentry armed with `fault`, asks a GETPIN, types two
+  /// characters, and checks the control: raw mode and the reports are on.
+  fileprivate static func faultingRequest(
+    _ fault: TestHook.Fault, in directory: FaultDirectory, standardError: Pipe
+  ) throws -> TerminalPinentryDriver {
+    let driver = try TerminalPinentryDriver(
+      environment: ["\(TestHook.faultVariable)=\(fault.rawValue)"],
+      coreDumpsIn: directory.path, standardError: standardError.writeEnd)
+    standardError.closeWriteEnd()
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.type(["a", "b"])
+    try driver.waitForMasks(2, prompt: "Passphrase:")
+    let during = try driver.terminal.attributes()
+    #expect(during.isRaw && during != driver.terminal.initialAttributes, "\(during)")
+    let screen = try driver.terminal.screen()
+    #expect(screen.bracketedPaste && screen.focusReporting)
+    return driver
+  }
+
+  @Test(
+    "terminal restored, death by the fault's signal, stderr empty, no core file",
+    arguments: TestHook.Fault.allCases.filter { $0 != .stackOverflowWithoutAlternateStack })
+  func restoredBeforeDeath(_ fault: TestHook.Fault) throws {
+    let directory = try FaultDirectory()
+    let standardError = try Pipe()
+    let driver = try Self.faultingRequest(fault, in: directory, standardError: standardError)
+    kill(driver.process.processID, TestHook.faultTrigger)
+    try #require(driver.process.waitForEnd(), "the pinentry dies")
+    #expect(driver.process.terminatingSignal == fault.signal)
+    let after = try driver.terminal.attributes()
+    #expect(after == driver.terminal.initialAttributes, "\(after)")
+    let screen = try driver.terminal.screen()
+    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+    let printed = String(decoding: standardError.receiveAll(), as: UTF8.self)
+    #expect(printed == "", "nothing on stderr: no backtrace, no memory")
+    #expect(!driver.process.dumpedCore)
+    #expect(directory.entries == [])
+  }
+
+  @Test("control: without the alternate stack a stack overflow leaves the terminal raw")
+  func stackOverflowWithoutAlternateStack() throws {
+    let directory = try FaultDirectory()
+    let standardError = try Pipe()
+    let driver = try Self.faultingRequest(
+      .stackOverflowWithoutAlternateStack, in: directory, standardError: standardError)
+    kill(driver.process.processID, TestHook.faultTrigger)
+    try #require(driver.process.waitForEnd(), "the pinentry dies")
+    #expect(driver.process.terminatingSignal == SIGSEGV)
+    #expect(try driver.terminal.attributes().isRaw)
+    #expect(try driver.terminal.screen().bracketedPaste)
+  }
+
+  @Test("control: a program started the same way that does not forbid core dumps leaves one")
+  func coreDumpIsSeen() throws {
+    let directory = try FaultDirectory()
+    let start = TerminalPinentryDriver.start(
+      "/usr/bin/python3", arguments: ["-c", "import os; os.abort()"], coreDumpsIn: directory.path)
+    let process = try ChildProcess(
+      start.path, arguments: start.arguments, environment: ["PATH=/usr/bin:/bin"])
+    try #require(process.waitForEnd(), "python3 aborts")
+    #expect(process.terminatingSignal == SIGABRT)
+    #expect(process.dumpedCore)
+    #expect(directory.entries.contains { $0.hasPrefix("core") }, "\(directory.entries)")
+  }
+}
