@@ -33,7 +33,11 @@ extension SecretFieldState {
         nil
       }
     line.cells.removeAll(keepingCapacity: true)
-    line.cells.reserveCapacity(count)
+    // Doubling, not `reserveCapacity(count)` alone: an exact reservation made
+    // a new buffer for every character typed at the end.
+    if line.cells.capacity < count {
+      line.cells.reserveCapacity(Swift.max(count, 2 * line.cells.capacity))
+    }
     for character in 0..<count {
       let content: DisplayLine.Cell.Content =
         showsAll || character == lastTypedIndex

@@ -127,6 +127,25 @@ struct KeyPathAllocationTests {
     #expect(path.readBack() == path.written, "every frame reached the pipe, in order")
   }
 
+  @Test("a first entry's frames grow their buffers by doubling: fewer allocations than keys")
+  func firstEntryGrowsByDoubling() throws {
+    var path = try CountedKeyPath()
+    _ = path.draw()
+    _ = try path.write()
+    let keys = 128
+    var allocations: UInt = 0
+    for _ in 0..<keys {
+      _ = path.handle(.text)
+      allocations += path.draw()
+      allocations += try path.write()
+    }
+    // Each buffer doubles about seven times on the way to 128 cells; an exact
+    // reservation made the line's cells anew for every key (128 and more).
+    #expect(allocations > 0, "control: the buffers did grow, and it was counted")
+    #expect(allocations < UInt(keys) / 2, "\(allocations) allocations for \(keys) keys")
+    #expect(path.readBack() == path.written, "every frame reached the pipe, in order")
+  }
+
   @Test("control: the counter sees the allocating API on this thread")
   func allocatingAPICounted() throws {
     var driver = try PromptDriver()

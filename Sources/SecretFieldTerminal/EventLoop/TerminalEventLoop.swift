@@ -29,8 +29,14 @@ public enum TerminalEventLoop {
     decoder: inout KeyDecoder
   ) throws(PromptError) -> Handler.Ending {
     var decoderDeadline: ContinuousClock.Instant?
+    // Declared once, outside the turn: `handle` below captures both, and a
+    // captured variable declared inside the loop was boxed on the heap every
+    // turn (two allocations a key, found with a `malloc` probe).
+    var needsRedraw = false
+    var ending: Handler.Ending?
     while true {
-      var needsRedraw = false
+      needsRedraw = false
+      ending = nil
       switch try handler.prepare(at: .now, terminal: &terminal) {
       case .proceed: break
       case .redraw: needsRedraw = true
@@ -58,7 +64,6 @@ public enum TerminalEventLoop {
       // Every event is handled inside the decoder's one window on its input,
       // the one the `read` was made in: a text key goes to the field from
       // where it arrived.
-      var ending: Handler.Ending?
       func handle(_ event: KeyEvent, _ payload: UnsafeRawBufferPointer) throws(PromptError) -> Bool
       {
         switch try handler.handle(event, payload: payload, at: .now, terminal: &terminal) {

@@ -64,10 +64,13 @@ enum Platform {
 
   // MARK: Waiting
 
-  /// Which of the watched descriptors are readable, after one `poll(2)`.
+  /// Which of the watched descriptors are readable, after one `poll(2)`: bit
+  /// `n` for the `n`th descriptor.
   struct PollResult {
-    var readable: [Bool]
+    var readable: UInt8
     var interrupted: Bool
+
+    func isReadable(_ position: Int) -> Bool { readable & (1 << position) != 0 }
   }
 
   /// The `poll(2)` timeout that lasts until `deadline`: -1 for none, 0 once it
@@ -80,21 +83,34 @@ enum Platform {
     return Int32(clamping: max(0, milliseconds))
   }
 
-  /// Waits with `poll(2)` until one of `descriptors` is readable (or hung up),
-  /// the timeout passes (in milliseconds, -1 for none), or a signal interrupts.
-  static func poll(_ descriptors: [Int32], timeoutMilliseconds: Int32) -> Result<PollResult, Errno>
-  {
-    var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    let ready = requests.withUnsafeMutableBufferPointer {
-      Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
+  /// Waits with `poll(2)` until `first`, `second` or `third` (nil: not
+  /// watched) is readable (or hung up), the timeout passes (in milliseconds,
+  /// -1 for none), or a signal interrupts.
+  ///
+  /// The requests are on the stack: the prompt waits here once per key, and a
+  /// heap array per wait cost four allocations a key (`perf`).
+  static func poll(
+    _ first: Int32, _ second: Int32, _ third: Int32?, timeoutMilliseconds: Int32
+  ) -> Result<PollResult, Errno> {
+    let events = Int16(POLLIN)
+    var requests = (
+      pollfd(fd: first, events: events, revents: 0),
+      pollfd(fd: second, events: events, revents: 0),
+      pollfd(fd: third ?? -1, events: events, revents: 0)
+    )
+    let count: nfds_t = third == nil ? 2 : 3
+    let ready = withUnsafeMutableBytes(of: &requests) {
+      Glibc.poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), count, timeoutMilliseconds)
     }
     if ready < 0 {
-      if errno == EINTR {
-        return .success(PollResult(readable: descriptors.map { _ in false }, interrupted: true))
-      }
+      if errno == EINTR { return .success(PollResult(readable: 0, interrupted: true)) }
       return .failure(Errno(errno))
     }
-    let readable = requests.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0 }
+    let signalled = Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL)
+    var readable: UInt8 = 0
+    if requests.0.revents & signalled != 0 { readable |= 1 }
+    if requests.1.revents & signalled != 0 { readable |= 2 }
+    if third != nil && requests.2.revents & signalled != 0 { readable |= 4 }
     return .success(PollResult(readable: readable, interrupted: false))
   }
 

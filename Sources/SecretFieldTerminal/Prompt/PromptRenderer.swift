@@ -274,7 +274,10 @@ public struct PromptRenderer: Sendable {
     of line: DisplayLine, in field: borrowing SecretFieldState, into widths: inout [Int]
   ) {
     widths.removeAll(keepingCapacity: true)
-    widths.reserveCapacity(line.cells.count)
+    // Doubling: an exact reservation made a new buffer for every key.
+    if widths.capacity < line.cells.count {
+      widths.reserveCapacity(Swift.max(line.cells.count, 2 * widths.capacity))
+    }
     guard Self.revealsAny(line) else {
       for _ in line.cells.indices { widths.append(maskColumns) }
       return

@@ -23,16 +23,15 @@ extension TerminalDevice {
     until deadline: ContinuousClock.Instant?
   ) throws(PromptError) -> Readiness {
     let timeout = Platform.pollTimeout(until: deadline)
-    let descriptors = [descriptor, relay.descriptor] + (watched.map { [$0] } ?? [])
-    switch Platform.poll(descriptors, timeoutMilliseconds: timeout) {
+    switch Platform.poll(descriptor, relay.descriptor, watched, timeoutMilliseconds: timeout) {
     case .failure(let errno):
       throw .readFailed(errno: errno.code, errno.description)
     case .success(let result):
       if result.interrupted { return .signal }
       var readiness: Readiness = []
-      if result.readable[0] { readiness.insert(.input) }
-      if result.readable[1] { readiness.insert(.signal) }
-      if watched != nil && result.readable[2] { readiness.insert(.watched) }
+      if result.isReadable(0) { readiness.insert(.input) }
+      if result.isReadable(1) { readiness.insert(.signal) }
+      if result.isReadable(2) { readiness.insert(.watched) }
       return readiness
     }
   }

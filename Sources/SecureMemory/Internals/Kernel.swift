@@ -198,41 +198,6 @@ enum Kernel {
     return got == 1 ? nil : (got < 0 ? errno : EIO)
   }
 
-  /// The `VmFlags` of the mapping that holds `address`, from `/proc/self/smaps`
-  /// (`lo` locked, `dd` not dumped, `dc` not copied on fork), or nil when the
-  /// file cannot be read. Reading smaps walks every mapping: hundreds of
-  /// microseconds, so callers ask once, not per buffer.
-  static func mappingFlags(containing address: UnsafeRawPointer) -> Set<String>? {
-    let descriptor = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var text: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if got < 0 && errno == EINTR { continue }
-      if got <= 0 { break }
-      text += chunk[..<got]
-    }
-    let target = UInt(bitPattern: address)
-    var inside = false
-    for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
-      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard let first = fields.first else { continue }
-      if !first.hasSuffix(":") {
-        let bounds = first.split(separator: "-")
-        if bounds.count == 2, let low = UInt(bounds[0], radix: 16),
-          let high = UInt(bounds[1], radix: 16)
-        {
-          inside = (low..<high).contains(target)
-        }
-      } else if inside && first == "VmFlags:" {
-        return Set(fields.dropFirst().map(String.init))
-      }
-    }
-    return nil
-  }
-
   /// `getrandom(2)`: fills `count` bytes at `start` from the kernel's generator.
   static func fillRandom(_ start: UnsafeMutableRawPointer, _ count: Int) {
     var filled = 0

@@ -102,12 +102,13 @@ struct SecretMemoryRegion {
   /// changes nothing, the pages being locked from the start. The kernel sets
   /// both marks on every such mapping when it is made, or refuses the mapping,
   /// so one look proves them for each region of the process; the tests compare
-  /// each buffer's own smaps entry. Reading smaps costs hundreds of microseconds,
-  /// too much for every allocation.
+  /// each buffer's own smaps entry. Reading smaps costs hundreds of microseconds
+  /// (the kernel walks every mapping before the probe's), too much for every
+  /// allocation.
   static let kernelMarks: (isLocked: Bool, isExcludedFromCoreDumps: Bool) = {
     guard let probe = try? map(byteCount: Kernel.pageSize) else { return (false, false) }
     defer { probe.wipeAndUnmap() }
-    let flags = Kernel.mappingFlags(containing: probe.pages) ?? []
+    guard let flags = MappingFlags.ofMapping(containing: probe.pages) else { return (false, false) }
     return (flags.contains("lo"), flags.contains("dd"))
   }()
 }
