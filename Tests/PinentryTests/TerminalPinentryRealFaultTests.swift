@@ -30,18 +30,7 @@ private final class FaultDirectory {
   }
 
   /// The names in the directory, `.` and `..` left out.
-  var entries: [String] {
-    guard let stream = opendir(path) else { return ["(cannot list)"] }
-    defer { closedir(stream) }
-    var names: [String] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return names
-  }
+  var entries: [String] { directoryEntries(path) }
 
   deinit {
     for name in entries { unlink(path + "/" + name) }

@@ -1,6 +1,7 @@
 import Glibc
 import PTYSupport
 import SecretFieldCLI
+import TestSupport
 import Testing
 
 /// The fault injection of `TestHook.armFaultIfAsked()` exists in debug builds
@@ -41,16 +42,7 @@ private func startFaultingPrompt(
 
 /// The names in `directory`, `.` and `..` left out.
 private func entries(of directory: ShortTemporaryDirectory) -> [String] {
-  guard let stream = opendir(directory.path) else { return ["(cannot list)"] }
-  defer { closedir(stream) }
-  var names: [String] = []
-  while let entry = readdir(stream) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) {
-      String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    if name != "." && name != ".." { names.append(name) }
-  }
-  return names
+  directoryEntries(directory.path)
 }
 
 @Suite(
