@@ -1,0 +1,87 @@
+import SecretField
+@testable import SecretFieldTerminal
+import Testing
+
+/// The prompt writes a masked key's glyph as soon as the key is decoded
+/// (`PromptLoop.echoEarly`), then tells the renderer it did; the frame after
+/// the edit must then draw nothing for that key, and the screen must be the
+/// one a full frame would have left.
+@Suite("An early echo leaves the screen as a frame would, and the frame draws nothing again")
+struct EarlyEchoTests {
+  /// Types `text` through frames, then one key echoed early: the glyph written
+  /// to the screen where the cursor is, noted, the edit made, a frame drawn.
+  /// Returns the operations of that last frame.
+  static func echoEarly(
+    after text: String, key: String, noting: Bool = true, into driver: inout PromptDriver
+  ) -> [ScreenOperation] {
+    for character in text {
+      driver.type(String(character))
+      driver.draw()
+    }
+    let before = driver.editor.field.count
+    #expect(driver.renderer.canAppendMask(after: before))
+    driver.screen.write(String(decoding: driver.renderer.maskGlyphBytes, as: UTF8.self))
+    if noting { driver.renderer.noteAppendedMask(at: before) }
+    driver.type(key)
+    return driver.draw()
+  }
+
+  @Test("the frame after an early echo writes no glyph and leaves the same screen")
+  func noSecondGlyph() throws {
+    var early = try PromptDriver()
+    let operations = Self.echoEarly(after: "hunter", key: "2", into: &early)
+    #expect(!operations.writtenText.contains("•"))
+    #expect(operations.writtenText.isEmpty)
+
+    var plain = try PromptDriver()
+    for character in "hunter2" {
+      plain.type(String(character))
+      plain.draw()
+    }
+    #expect(early.screen.visibleLines == plain.screen.visibleLines)
+    #expect(early.screen.column == plain.screen.column)
+    #expect(early.screen.line(0) == "Password: •••••••")
+  }
+
+  @Test("control: without the note, the frame draws the glyph again")
+  func withoutNote() throws {
+    var driver = try PromptDriver()
+    let operations = Self.echoEarly(after: "hunter", key: "2", noting: false, into: &driver)
+    #expect(operations.writtenText.contains("•"))
+  }
+
+  @Test("no early echo when the line has no room for one more glyph")
+  func fullLine() throws {
+    // "Password: " takes 10 columns; 20 columns leave 9 for the field.
+    var driver = try PromptDriver(columns: 20)
+    for character in "abcdefgh" {
+      driver.type(String(character))
+      driver.draw()
+    }
+    #expect(driver.renderer.canAppendMask(after: 8))
+    driver.type("i")
+    driver.draw()
+    #expect(!driver.renderer.canAppendMask(after: 9))
+  }
+
+  @Test("no early echo with the caret inside the text, after a resize, or on a new entry")
+  func otherStates() throws {
+    var driver = try PromptDriver()
+    for character in "abc" {
+      driver.type(String(character))
+      driver.draw()
+    }
+    driver.keys(.moveLeft)
+    driver.draw()
+    #expect(!driver.renderer.canAppendMask(after: 3))
+    driver.keys(.moveToEnd)
+    driver.draw()
+    #expect(driver.renderer.canAppendMask(after: 3))
+    #expect(!driver.renderer.canAppendMask(after: 4))
+    driver.renderer.invalidate()
+    #expect(!driver.renderer.canAppendMask(after: 3))
+    driver.draw()
+    driver.renderer.startOnFreshLine()
+    #expect(!driver.renderer.canAppendMask(after: 3))
+  }
+}
