@@ -108,6 +108,35 @@ extension SecureBuffer {
     return (.bytes(returned), result)
   }
 
+  /// Appends what one `read(2)` on `descriptor` returns and lends the bytes
+  /// to `body` in the same window, as
+  /// ``read(from:maximumCount:timeout:thenRemovingPrefix:)`` does; `body`
+  /// returns how many bytes to remove from the front.
+  ///
+  /// Not generic, so a caller in another module runs code specialised here:
+  /// the generic form, called across a module boundary, looks up its type
+  /// metadata at run time on every call, which a key's echo paid for (cold,
+  /// after the idle wait between keys). A caller keeps what `body` found in a
+  /// variable of its own.
+  ///
+  /// - Throws: ``SecureMemoryError`` with code `readFailed` for an error from
+  ///   `poll` or `read`, or from growing.
+  public mutating func read(
+    from descriptor: Int32, maximumCount: Int = 256, timeout: Duration? = nil,
+    thenConsuming body: (_ bytes: UnsafeRawBufferPointer) -> Int
+  ) throws(SecureMemoryError) -> ReadOutcome {
+    do {
+      return try read(from: descriptor, maximumCount: maximumCount, timeout: timeout) {
+        (bytes: UnsafeRawBufferPointer, removing: inout Int) throws(Never) in
+        removing = body(bytes)
+      }.outcome
+    } catch {
+      switch error {
+      case .memory(let failure): throw failure
+      }
+    }
+  }
+
   private static func milliseconds(_ duration: Duration) -> Int32 {
     let (seconds, attoseconds) = duration.components
     let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000

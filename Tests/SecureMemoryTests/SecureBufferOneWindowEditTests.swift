@@ -1,4 +1,5 @@
 @_spi(Measurement) import SecureMemory
+import Glibc
 import Testing
 
 /// The calls that look at a buffer and change it in one read-write window:
@@ -114,6 +115,40 @@ struct SecureBufferOneWindowEditTests {
       buffer.removeSubrange(0..<1)
       #expect(ProtectionChangeCount.current - before == 4)
     }
+  }
+
+  @Test(
+    "read(from:thenConsuming:) shows old and new bytes in the read's window, removes what it returns"
+  )
+  func readThenConsume() throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    var buffer = try makeBuffer([1, 2])
+    #expect(([3, 4] as [UInt8]).withUnsafeBytes { write(ends[1], $0.baseAddress, 2) } == 2)
+    var seen: [UInt8] = []
+    let outcome = try buffer.read(from: ends[0], maximumCount: 8, timeout: .zero) { bytes in
+      seen = Array(bytes)
+      return 3
+    }
+    #expect(outcome == .bytes(2))
+    #expect(seen == [1, 2, 3, 4])
+    #expect(bytes(of: buffer) == [4])
+    #expect(Self.spare(of: buffer, upTo: 4) == [0, 0, 0])
+
+    // Nothing waiting: timed out, the body not called; then end of file.
+    var called = false
+    #expect(
+      try buffer.read(from: ends[0], timeout: .zero) { _ in
+        called = true; return 0
+      } == .timedOut)
+    close(ends[1])
+    #expect(
+      try buffer.read(from: ends[0], timeout: .zero) { _ in
+        called = true; return 0
+      } == .endOfFile)
+    #expect(!called)
+    #expect(bytes(of: buffer) == [4])
   }
 
   /// The bytes after `count`, up to `end`: what was freed must read as zeros.

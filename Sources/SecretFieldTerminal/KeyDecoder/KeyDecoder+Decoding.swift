@@ -94,19 +94,22 @@ extension KeyDecoder {
     handling body: EventHandler
   ) throws(PromptError) -> (outcome: ReadOutcome, step: Step?) {
     wipeDeliveredPayload()
-    do throws(AppendError<PromptError>) {
-      let (outcome, step) = try input.read(
-        from: descriptor, maximumCount: maximumCount, timeout: .zero
-      ) { bytes, removing throws(PromptError) in
-        try Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body).get()
+    // The non-generic read: the generic one, called from this module, looked
+    // up its metadata at run time on every key.
+    var decoded: Result<Step?, PromptError> = .success(nil)
+    let outcome: ReadOutcome
+    do {
+      outcome = try input.read(from: descriptor, maximumCount: maximumCount, timeout: .zero) {
+        bytes in
+        var removing = 0
+        decoded = Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body)
+        return removing
       }
-      return (outcome, step ?? nil)
     } catch {
-      switch error {
-      case .memory(let error): throw .readFailed(errno: error.errno, error.description)
-      case .body(let error): throw error
-      }
+      throw .readFailed(errno: error.errno, error.description)
     }
+    guard case .bytes = outcome else { return (outcome, nil) }
+    return (outcome, try decoded.get())
   }
 
   /// Wipes the payload an earlier ``next(at:)`` lent.
