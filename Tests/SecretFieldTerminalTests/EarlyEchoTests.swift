@@ -1,5 +1,5 @@
 import SecretField
-@testable import SecretFieldTerminal
+import SecretFieldTerminal
 import Testing
 
 /// The prompt writes a masked key's glyph as soon as the key is decoded

@@ -1,6 +1,6 @@
 extension PromptRenderer {
   /// The mask glyph's bytes, for an echo written before the frame is drawn.
-  var maskGlyphBytes: [UInt8] { Array(maskGlyph.utf8) }
+  public var maskGlyphBytes: [UInt8] { Array(maskGlyph.utf8) }
 
   /// Whether one more masked character typed at the end of `characterCount`
   /// characters shows as exactly the mask glyph written where the cursor is:
@@ -9,7 +9,7 @@ extension PromptRenderer {
   /// more glyph without scrolling.
   ///
   /// - Complexity: O(1); reads no secret.
-  func canAppendMask(after characterCount: Int) -> Bool {
+  public func canAppendMask(after characterCount: Int) -> Bool {
     guard echoes, hasPrevious, previous.isValid, !startsOnFreshLine else { return false }
     let showsEnd =
       previous.cells.last.map { $0.index == characterCount - 1 } ?? (characterCount == 0)
@@ -21,7 +21,7 @@ extension PromptRenderer {
   /// was written where the cursor was (``canAppendMask(after:)`` said it
   /// could be): the last frame now shows it, so the next frame draws no cell
   /// again for it.
-  mutating func noteAppendedMask(at index: Int) {
+  public mutating func noteAppendedMask(at index: Int) {
     previous.cells.append(
       Cell(index: index, revealed: nil, columns: maskColumns, hasPlaceholder: false))
     previous.caretColumn += maskColumns
