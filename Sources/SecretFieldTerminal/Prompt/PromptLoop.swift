@@ -54,12 +54,8 @@ struct PromptLoop: ~Copyable {
   var withdrawal: PromptWithdrawal?
   /// The caller's annotation of each edit, for the entry being run.
   var annotate: ((borrowing SecretFieldState) -> String?)?
-  /// Set after a frame when the next key, if it is one printable ASCII
-  /// character, is sure to add one mask glyph at the end of the line: its echo
-  /// is then written as soon as the key is decoded, before the field's edit,
-  /// the window's close and the frame (``echoEarly(_:payload:)``).
-  var echoesNextKeyEarly = false
-  /// The mask glyph's bytes, written by an early echo.
+  /// The mask glyph's bytes, written by an early echo
+  /// (``echoEarly(_:payload:)``).
   let maskGlyphBytes: [UInt8]
 
   init(
@@ -348,7 +344,6 @@ struct PromptLoop: ~Copyable {
     editedFrom = nil
     redrawsAll = false
     try writer.write(output, revealingFrom: editor.field)
-    echoesNextKeyEarly = canEchoNextKeyEarly()
   }
 
   // MARK: The early echo
@@ -374,15 +369,15 @@ struct PromptLoop: ~Copyable {
   }
 
   /// Writes the mask glyph for `event` at once when it is one printable ASCII
-  /// byte and ``echoesNextKeyEarly`` holds, so the echo does not wait for the
-  /// field's edit and the frame; returns whether it wrote it.
+  /// byte and ``canEchoNextKeyEarly()`` holds, so the echo does not wait for
+  /// the field's edit, the window's close and the frame; returns whether it
+  /// wrote it.
   ///
   /// Reads the one byte of `payload` (a secret) to see that it is printable,
   /// as the decoder did before it.
   mutating func echoEarly(_ event: KeyEvent, payload: UnsafeRawBufferPointer) -> Bool {
-    guard echoesNextKeyEarly, case .text = event, payload.count == 1,
-      payload[0] >= 0x20, payload[0] < 0x7F,
-      renderer.canAppendMask(after: editor.field.count)
+    guard case .text = event, payload.count == 1, payload[0] >= 0x20, payload[0] < 0x7F,
+      canEchoNextKeyEarly()
     else { return false }
     // A failed write is left to the frame, which writes the glyph again and
     // reports the error.
@@ -493,13 +488,11 @@ extension PromptLoop: TerminalEventHandler {
     let echoedEarly = echoEarly(event, payload: payload)
     let countBefore = editor.field.count
     let reaction = editor.handle(event, payload: payload, at: now)
-    echoesNextKeyEarly = false
     if echoedEarly {
       if reaction.outcome == nil && !reaction.ringsBell
         && editor.field.count == countBefore + 1 && editor.field.caret == editor.field.count
       {
         renderer.noteAppendedMask(at: countBefore)
-        echoesNextKeyEarly = canEchoNextKeyEarly()
       } else {
         // Not what the glyph showed: the next frame draws the whole line.
         renderer.invalidate()
