@@ -163,6 +163,34 @@ extension SecureBuffer {
     }
   }
 
+  /// Appends what `receive` writes into the spare capacity and lends every
+  /// byte to `body` in the same window, as
+  /// ``append(atMost:receivingWith:thenRemovingPrefix:)`` does; `body` returns
+  /// how many bytes to remove from the front.
+  ///
+  /// Not generic, for the same reason as
+  /// ``read(from:maximumCount:timeout:thenConsuming:)``: the generic form,
+  /// called from another module, looks up its type metadata on every call. A
+  /// caller keeps what `body` found in a variable of its own.
+  ///
+  /// - Returns: whether anything was received (`body` was called).
+  /// - Throws: ``SecureMemoryError`` when growing fails; nothing was received.
+  public mutating func append(
+    atMost maximumCount: Int, receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int,
+    thenConsuming body: (_ bytes: UnsafeRawBufferPointer) -> Int
+  ) throws(SecureMemoryError) -> Bool {
+    do {
+      return try append(atMost: maximumCount, receivingWith: receive) {
+        (bytes: UnsafeRawBufferPointer, removing: inout Int) throws(Never) in
+        removing = body(bytes)
+      } != nil
+    } catch {
+      switch error {
+      case .memory(let failure): throw failure
+      }
+    }
+  }
+
   /// Within an open read-write window: replaces `range` of the first `oldCount`
   /// bytes with `bytes`, moving the tail with the package's copy and zeroing
   /// what the buffer no longer holds.

@@ -73,17 +73,20 @@ extension KeyDecoder {
     at now: ContinuousClock.Instant, handling body: EventHandler
   ) throws(PromptError) -> Step?? {
     wipeDeliveredPayload()
-    do throws(AppendError<PromptError>) {
-      return try input.append(atMost: maximumCount, receivingWith: receive) {
-        bytes, removing throws(PromptError) in
-        try Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body).get()
+    // The non-generic append, as in `readAll`.
+    var decoded: Result<Step?, PromptError> = .success(nil)
+    let received: Bool
+    do {
+      received = try input.append(atMost: maximumCount, receivingWith: receive) { bytes in
+        var removing = 0
+        decoded = Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body)
+        return removing
       }
     } catch {
-      switch error {
-      case .memory(let error): throw .secureMemory(error)
-      case .body(let error): throw error
-      }
+      throw .secureMemory(error)
     }
+    guard received else { return nil }
+    return .some(try decoded.get())
   }
 
   /// The work of ``read(from:maximumCount:at:handling:)``, in its own frame for
