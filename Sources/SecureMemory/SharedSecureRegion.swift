@@ -106,6 +106,17 @@ public final class SharedSecureRegion: @unchecked Sendable {
     return total % Kernel.pageSize
   }
 
+  /// The most a buffer can hold in a region of `pages` whole pages beside
+  /// buffers of `others`' capacities (each rounded up to 16, with the canaries
+  /// of all and the region's own): 0 when they alone fill the pages.
+  ///
+  /// For a caller that would rather give a buffer less room than make every
+  /// window cover one more page (about 0.3 µs a page).
+  public static func largestCapacity(besides others: [Int], inPages pages: Int) -> Int {
+    let used = others.reduce(Sodium.canaryCount + canaryCount) { $0 + rounded($1) + canaryCount }
+    return max(0, pages * Kernel.pageSize - used) & ~15
+  }
+
   /// How many more bytes a buffer carved now could hold.
   public var remainingCapacity: Int {
     state.withLock { max(0, $0.top - Self.canaryCount) & ~15 }

@@ -81,7 +81,7 @@ struct KeyDecoderWindowTests {
     }
   }
 
-  @Test("the prompt's region: the field's default room and the input fill two whole pages")
+  @Test("the prompt's region: the field's default room and the input fill one whole page")
   func promptRegionFillsWholePages() throws {
     let configuration = PromptConfiguration()
     let region = try PromptEditor.makeSharedRegion(configuration: configuration)
@@ -89,10 +89,11 @@ struct KeyDecoderWindowTests {
       configuration: configuration, locale: TerminalLocale(environment: ["LANG": "C.UTF-8"]),
       sharing: region)
     let decoder = try KeyDecoder(sharing: region)
-    // 8 KiB and 256 bytes would spill 304 bytes into a third page; the text
-    // gives that up (and moves out of the region past 7,888 bytes).
+    // The text gets what one page leaves beside the input (and moves out of
+    // the region past 3,792 bytes); 8 KiB would have spilled into a third.
     #expect(region.remainingCapacity == 0)
-    #expect(SharedSecureRegion.bytesPastWholePages(holding: [7888, 256]) == 0)
+    #expect(SharedSecureRegion.largestCapacity(besides: [256], inPages: 1) == 3792)
+    #expect(SharedSecureRegion.bytesPastWholePages(holding: [3792, 256]) == 0)
     #expect(SharedSecureRegion.bytesPastWholePages(holding: [8192, 256]) == 304)
     let counts = (editor.field.utf8Count, decoder.pendingInputCount)
     #expect(counts == (0, 0))

@@ -23,17 +23,16 @@ enum PromptBuffers {
     decoder = try KeyDecoder(configuration: decoderConfiguration, sharing: region)
   }
 
-  /// The room the field's text gets in the region: the field's usual
-  /// reservation (`SecretFieldState.reservedByteCount(for:)`), less what would
-  /// spill past whole pages when that is at most 1 KiB. The default 8 KiB and
-  /// the input's 256 bytes would need two pages and 304 bytes; a third page
-  /// costs every key's protection pair about 0.3 µs (a tenth of the pair,
-  /// measured), so the text has 7,888 bytes' room instead, and only a
-  /// password longer than that moves to a buffer of its own.
+  /// The room the field's text gets in the region: what fills the region's
+  /// one page beside the input (3,792 bytes), or the field's usual
+  /// reservation (`SecretFieldState.reservedByteCount(for:)`) when that is
+  /// less. A window's protection pair costs about 0.3 µs a page (2.28 µs for
+  /// one, 2.57 µs for two, measured), and every key pays it: a password longer
+  /// than the room moves to a buffer of its own, and its keys pay two pairs.
   static func textCapacity(for limits: FieldLimits) -> Int {
     let reserved = SecretFieldState.reservedByteCount(for: limits)
-    let spill = SharedSecureRegion.bytesPastWholePages(
-      holding: [reserved, KeyDecoder.inputCapacity])
-    return spill <= 1024 && spill < reserved ? reserved - spill : reserved
+    let onePage = SharedSecureRegion.largestCapacity(
+      besides: [KeyDecoder.inputCapacity], inPages: 1)
+    return min(reserved, onePage)
   }
 }

@@ -94,10 +94,10 @@ public struct PromptEditor: ~Copyable {
   }
 
   /// A region for the field of an editor of `configuration` and a decoder's
-  /// input, sized as the prompt sizes it: the field's text first (its usual
-  /// reservation, less what would spill a few bytes into one more page: 7,888
-  /// bytes by default), then ``KeyDecoder/inputCapacity`` bytes, in whole
-  /// pages, so each window's protection pair covers as few as it can.
+  /// input, sized as the prompt sizes it: the field's text first (what fills
+  /// one page beside the input: 3,792 bytes, or less when the field's limits
+  /// reserve less), then ``KeyDecoder/inputCapacity`` bytes, so each window's
+  /// protection pair covers one page.
   ///
   /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure
   ///   memory cannot be had.
