@@ -19,10 +19,12 @@ struct PromptRendererTests {
   func minimalRedraws() throws {
     var driver = try PromptDriver()
     driver.draw()
+    // The cursor is already where the glyph goes, and moves past it by itself.
     driver.type("a")
-    #expect(driver.draw() == [.text(csi + "11G•" + csi + "12G")])
+    #expect(driver.draw() == [.text("•")])
     driver.type("b")
-    #expect(driver.draw() == [.text(csi + "12G•" + csi + "13G")])
+    #expect(driver.draw() == [.text("•")])
+    #expect(driver.screen.column == 12)
     driver.handle(.moveLeft)
     #expect(driver.draw() == [.text(csi + "12G")])
     driver.type("X")

@@ -1,3 +1,5 @@
+import SecretField
+
 extension PromptRenderer {
   /// The mask glyph's bytes, for an echo written before the frame is drawn.
   public var maskGlyphBytes: [UInt8] { Array(maskGlyph.utf8) }
@@ -11,8 +13,11 @@ extension PromptRenderer {
   /// - Complexity: O(1); reads no secret.
   public func canAppendMask(after characterCount: Int) -> Bool {
     guard echoes, hasPrevious, previous.isValid, !startsOnFreshLine else { return false }
+    // By index, as below: `last` and `map` allocate in a debug build.
+    let cellCount = previous.cells.count
     let showsEnd =
-      previous.cells.last.map { $0.index == characterCount - 1 } ?? (characterCount == 0)
+      cellCount > 0
+      ? previous.cells[cellCount - 1].index == characterCount - 1 : characterCount == 0
     return showsEnd && previous.caretColumn == previous.endColumn
       && previous.endColumn + maskColumns <= previous.columns - 1
   }
@@ -26,5 +31,30 @@ extension PromptRenderer {
       Cell(index: index, revealed: nil, columns: maskColumns, hasPlaceholder: false))
     previous.caretColumn += maskColumns
     previous.endColumn += maskColumns
+  }
+}
+
+extension PromptRenderer {
+  /// Whether this frame is the last one with one more mask glyph at its end,
+  /// so that the glyph is all there is to draw: every cell masked before and
+  /// now, one cell more, the caret after it, the same status lines and width,
+  /// no scrolling, and room for the glyph (``canAppendMask(after:)``). The
+  /// common key, a character typed at the end of a masked password, then
+  /// costs no layout and no comparison of the line.
+  ///
+  /// - Complexity: O(1); reads no secret.
+  func appendsOneMask(
+    _ line: DisplayLine, _ cellColumns: [Int], _ status: [PromptStatusLine], _ columns: Int
+  ) -> Bool {
+    // Compared field by field and by index, as in `canAppendMask`.
+    let count = line.cells.count
+    guard count > 0, line.caret == count, !line.isRevealed, line.revealEndsAt == nil,
+      case .masked = line.cells[count - 1].content, cellColumns[count - 1] == maskColumns,
+      canAppendMask(after: count - 1), !previous.revealsAny, previous.scrollStart == 0,
+      previous.columns == columns, let shownPrompt, shownPrompt.columns == columns,
+      previous.prompt == shownPrompt.text,
+      Self.startsEqual(status, count: status.count, previous.status)
+    else { return false }
+    return true
   }
 }

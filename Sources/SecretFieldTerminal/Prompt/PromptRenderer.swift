@@ -167,11 +167,15 @@ public struct PromptRenderer: Sendable {
     let columns = max(2, columns)
     output.removeAll()
     let capacity = rows.map { min(reservedLines, max(0, $0 - 1)) } ?? reservedLines
+    let shownStatus = shownStatusLines(status, capacity, columns)
+    if !redrawingAll && appendsOneMask(line, cellColumns, shownStatus, columns) {
+      output.append(maskGlyph)
+      noteAppendedMask(at: line.cells.count - 1)
+      return
+    }
     var frame = Frame()
     swap(&frame, &spare)
-    layout(
-      line, cellColumns: cellColumns, status: shownStatusLines(status, capacity, columns),
-      columns: columns, into: &frame)
+    layout(line, cellColumns: cellColumns, status: shownStatus, columns: columns, into: &frame)
     if startsOnFreshLine {
       beginRegion(statusCapacity: capacity, into: &output)
       hasShownDescription = true
@@ -324,6 +328,8 @@ public struct PromptRenderer: Sendable {
     var columns = 0
     /// False once the screen may no longer show this frame (a resize).
     var isValid = true
+    /// Some visible cell shows its character.
+    var revealsAny = false
   }
 
   /// A text cut to fit a width, with the columns it takes.
@@ -405,6 +411,7 @@ public struct PromptRenderer: Sendable {
     frame.columns = columns
     frame.isValid = true
     frame.cells.removeAll(keepingCapacity: true)
+    frame.revealsAny = false
     guard echoes else {
       frame.scrollStart = 0
       frame.caretColumn = fieldColumn
@@ -437,6 +444,7 @@ public struct PromptRenderer: Sendable {
       if let cellColumns, case .revealed(let range) = line.cells[index].content {
         revealed = range
         hasPlaceholder = cellColumns[index] == 0
+        frame.revealsAny = true
       }
       frame.cells.append(
         Cell(index: index, revealed: revealed, columns: width, hasPlaceholder: hasPlaceholder))
