@@ -203,9 +203,11 @@ extension KeyDecoder {
     at now: ContinuousClock.Instant,
     handling body: EventHandler
   ) throws(PromptError) -> Step? {
-    let step = try decodeAll(at: now, handling: body)
-    wipeStack()
-    return step
+    // One wipe for the decoding and for what `body` wipes after (a field's
+    // edit), which ran inside the window.
+    let wipe = StackWipeScope()
+    defer { wipe.end() }
+    return try decodeAll(at: now, handling: body)
   }
 
   /// Appends what `receive` writes into the input's spare room (at most
@@ -225,10 +227,9 @@ extension KeyDecoder {
     receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int,
     at now: ContinuousClock.Instant, handling body: EventHandler
   ) throws(PromptError) -> Step?? {
-    let step = try receiveAll(
-      atMost: maximumCount, receivingWith: receive, at: now, handling: body)
-    wipeStack()
-    return step
+    let wipe = StackWipeScope()
+    defer { wipe.end() }
+    return try receiveAll(atMost: maximumCount, receivingWith: receive, at: now, handling: body)
   }
 
   /// Reads what `descriptor` has with one `read(2)` straight into the input
@@ -248,10 +249,9 @@ extension KeyDecoder {
     from descriptor: Int32, maximumCount: Int = 256, at now: ContinuousClock.Instant,
     handling body: EventHandler
   ) throws(PromptError) -> (outcome: ReadOutcome, step: Step?) {
-    let result = try readAll(
-      from: descriptor, maximumCount: maximumCount, at: now, handling: body)
-    wipeStack()
-    return result
+    let wipe = StackWipeScope()
+    defer { wipe.end() }
+    return try readAll(from: descriptor, maximumCount: maximumCount, at: now, handling: body)
   }
 }
 
