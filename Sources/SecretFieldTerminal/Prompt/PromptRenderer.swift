@@ -153,9 +153,13 @@ public struct PromptRenderer: Sendable {
   /// ``draw(_:cellColumns:status:columns:rows:editedFrom:redrawingAll:)``'s
   /// operations, the revealed ranges noted where they go.
   ///
-  /// - Complexity: O(cells); reads no secret. Allocates nothing once `output`,
-  ///   the renderer's frames and `cellColumns` have room for the line, when
-  ///   the prompt, the status lines and the width are those of the last frame.
+  /// A key typed at the end of a masked line, with nothing else changed, is
+  /// drawn as its mask glyph alone, without laying the line out again.
+  ///
+  /// - Complexity: O(cells), O(1) for that key; reads no secret. Allocates
+  ///   nothing once `output`, the renderer's frames and `cellColumns` have
+  ///   room for the line, when the prompt, the status lines and the width are
+  ///   those of the last frame.
   public mutating func draw(
     _ line: DisplayLine, cellColumns: [Int], status: [PromptStatusLine], columns: Int,
     rows: Int? = nil, editedFrom: Int? = nil, redrawingAll: Bool = false,
