@@ -27,6 +27,13 @@ extension PromptRenderer {
   /// could be): the last frame now shows it, so the next frame draws no cell
   /// again for it.
   public mutating func noteAppendedMask(at index: Int) {
+    if previous.cells.count == previous.cells.capacity {
+      // The spare frame grows with it: the next full frame is laid out there,
+      // and would otherwise grow it again from what it last held.
+      let capacity = Swift.max(16, 2 * previous.cells.capacity)
+      previous.cells.reserveCapacity(capacity)
+      spare.cells.reserveCapacity(capacity)
+    }
     previous.cells.append(
       Cell(index: index, revealed: nil, columns: maskColumns, hasPlaceholder: false))
     previous.caretColumn += maskColumns
