@@ -20,5 +20,6 @@ enum Registry {
     TerminalStartupBenchmarks(),
     KeystrokeEchoBenchmarks(),
     KeyPathBenchmarks(),
+    ColdWindowBenchmarks(),
   ]
 }
