@@ -3,7 +3,7 @@ import SecretFieldTerminal
 import Testing
 
 /// The common frame, a key typed at the end of a masked line, is drawn as the
-/// glyph alone (`PromptRenderer.appendsOneMask`), without a layout of the
+/// glyph alone (`PromptRenderer.masksAppended`), without a layout of the
 /// line. These tests hold it to a frame drawn in full: the same screen, and
 /// the full frame wherever anything else changed.
 @Suite("A key typed at the end of a masked line is drawn as its glyph alone")

@@ -42,26 +42,35 @@ extension PromptRenderer {
 }
 
 extension PromptRenderer {
-  /// Whether this frame is the last one with one more mask glyph at its end,
-  /// so that the glyph is all there is to draw: every cell masked before and
-  /// now, one cell more, the caret after it, the same status lines and width,
-  /// no scrolling, and room for the glyph (``canAppendMask(after:)``). The
-  /// common key, a character typed at the end of a masked password, then
-  /// costs no layout and no comparison of the line.
+  /// How many mask glyphs this frame adds at the end of the last one, when
+  /// that is all there is to draw: 1 for a key typed at the end, 0 when the
+  /// screen already shows the line (the early echo wrote the glyph and
+  /// ``noteAppendedMask(at:)`` recorded it); nil when the frame must be laid
+  /// out. Every cell is masked before and now, the caret is after the last
+  /// one, the status lines, prompt and width are the last frame's, nothing is
+  /// scrolled, and an added glyph has room (``canAppendMask(after:)``). The
+  /// common key then costs no layout and no comparison of the line.
   ///
   /// - Complexity: O(1); reads no secret.
-  func appendsOneMask(
+  func masksAppended(
     _ line: DisplayLine, _ cellColumns: [Int], _ status: [PromptStatusLine], _ columns: Int
-  ) -> Bool {
+  ) -> Int? {
     // Compared field by field and by index, as in `canAppendMask`.
     let count = line.cells.count
+    let shown = previous.cells.count
     guard count > 0, line.caret == count, !line.isRevealed, line.revealEndsAt == nil,
       case .masked = line.cells[count - 1].content, cellColumns[count - 1] == maskColumns,
-      canAppendMask(after: count - 1), !previous.revealsAny, previous.scrollStart == 0,
-      previous.columns == columns, let shownPrompt, shownPrompt.columns == columns,
-      previous.prompt == shownPrompt.text,
+      echoes, hasPrevious, previous.isValid, !startsOnFreshLine, !previous.revealsAny,
+      previous.scrollStart == 0, previous.columns == columns, let shownPrompt,
+      shownPrompt.columns == columns, previous.prompt == shownPrompt.text,
       Self.startsEqual(status, count: status.count, previous.status)
-    else { return false }
-    return true
+    else { return nil }
+    if count == shown + 1 && canAppendMask(after: shown) { return 1 }
+    if count == shown && previous.cells[shown - 1].index == shown - 1
+      && previous.caretColumn == previous.endColumn
+    {
+      return 0
+    }
+    return nil
   }
 }

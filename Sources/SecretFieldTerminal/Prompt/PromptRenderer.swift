@@ -154,7 +154,8 @@ public struct PromptRenderer: Sendable {
   /// operations, the revealed ranges noted where they go.
   ///
   /// A key typed at the end of a masked line, with nothing else changed, is
-  /// drawn as its mask glyph alone, without laying the line out again.
+  /// drawn as its mask glyph alone, and a masked line the screen already shows
+  /// as nothing, without laying the line out again.
   ///
   /// - Complexity: O(cells), O(1) for that key; reads no secret. Allocates
   ///   nothing once `output`, the renderer's frames and `cellColumns` have
@@ -172,9 +173,11 @@ public struct PromptRenderer: Sendable {
     output.removeAll()
     let capacity = rows.map { min(reservedLines, max(0, $0 - 1)) } ?? reservedLines
     let shownStatus = shownStatusLines(status, capacity, columns)
-    if !redrawingAll && appendsOneMask(line, cellColumns, shownStatus, columns) {
-      output.append(maskGlyph)
-      noteAppendedMask(at: line.cells.count - 1)
+    if !redrawingAll, let appended = masksAppended(line, cellColumns, shownStatus, columns) {
+      if appended == 1 {
+        output.append(maskGlyph)
+        noteAppendedMask(at: line.cells.count - 1)
+      }
       return
     }
     var frame = Frame()
