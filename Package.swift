@@ -14,9 +14,11 @@ let package = Package(
   name: "SecretField",
   products: [
     .library(name: "SecureMemory", targets: ["SecureMemory"]),
+    .library(name: "SecretSources", targets: ["SecretSources"]),
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
     .library(name: "Pinentry", targets: ["Pinentry"]),
+    .library(name: "PinentryTerminal", targets: ["PinentryTerminal"]),
     .library(name: "PasswordAgent", targets: ["PasswordAgent"]),
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
@@ -28,19 +30,43 @@ let package = Package(
       pkgConfig: "libsodium",
       providers: [.apt(["libsodium-dev"]), .yum(["libsodium-devel"]), .brew(["libsodium"])]
     ),
-    .target(name: "SecureMemory", dependencies: ["CSodium"], swiftSettings: swiftSettings),
+    // What Swift cannot call directly: `rep movsb`, `repne scasb`, and system
+    // calls glibc offers only as variadic functions or under `_GNU_SOURCE`.
+    .target(name: "CSystemShims"),
+    // The system calls the modules share (one errno type, one write-all, one
+    // spawn, one wait), at `package` access: no product.
+    .target(name: "SystemCalls", dependencies: ["CSystemShims"], swiftSettings: swiftSettings),
+    .target(
+      name: "SecureMemory", dependencies: ["CSodium", "CSystemShims", "SystemCalls"],
+      swiftSettings: swiftSettings),
+    .target(
+      name: "SecretSources", dependencies: ["SecureMemory", "SystemCalls"],
+      swiftSettings: swiftSettings),
     .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
     .target(
-      name: "SecretFieldTerminal", dependencies: ["SecretField", "SecureMemory"],
+      name: "SecretFieldTerminal",
+      dependencies: [
+        "SecretField", "SecretSources", "SecureMemory", "SystemCalls", "CSystemShims",
+      ],
       swiftSettings: swiftSettings),
     .target(name: "Pinentry", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
-    .target(name: "PasswordAgent", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    .target(
+      name: "PinentryTerminal",
+      dependencies: [
+        "Pinentry", "SecretFieldTerminal", "SecretField", "SecureMemory", "SystemCalls",
+      ],
+      swiftSettings: swiftSettings),
+    .target(
+      name: "PasswordAgent", dependencies: ["SecureMemory", "SystemCalls"],
+      swiftSettings: swiftSettings),
     // The commands as testable code, not API: no product, nothing public; what
     // the executables and tests call is `package`.
     .target(
       name: "SecretFieldCLI",
       dependencies: [
-        "SecretFieldTerminal", "Pinentry", "PasswordAgent", "SecretField", "SecureMemory",
+        "SecretFieldTerminal", "SecretSources", "Pinentry", "PinentryTerminal", "PasswordAgent",
+        "SecretField",
+        "SecureMemory", "SystemCalls", "CSystemShims",
       ],
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -56,7 +82,7 @@ let package = Package(
     // KeyDerivation, SecretStream and the prompt. Built and run by ExampleTests.
     .executableTarget(
       name: "file-vault",
-      dependencies: ["SecretFieldTerminal", "SecureMemory"],
+      dependencies: ["SecretFieldTerminal", "SecretSources", "SecureMemory"],
       path: "Examples/FileVault",
       swiftSettings: swiftSettings
     ),
@@ -75,7 +101,8 @@ let package = Package(
       // The three tools: built beside the benchmark
       // binary, where the terminal benchmarks start them on a pty.
       dependencies: [
-        "SecretField", "SecretFieldTerminal", "SecureMemory", "CSodium", "AllocationCounter",
+        "SecretField", "SecretFieldTerminal", "SecureMemory", "CSodium", "CSystemShims",
+        "AllocationCounter",
         "secretfield", "secretfield-askpass", "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
@@ -84,7 +111,7 @@ let package = Package(
     .executableTarget(
       name: "LibraryExamples",
       // The README's Swift snippets, compiled; ReadmeSnippetTests checks they match.
-      dependencies: ["SecureMemory", "SecretField", "SecretFieldTerminal"],
+      dependencies: ["SecureMemory", "SecretSources", "SecretField", "SecretFieldTerminal"],
       path: "Examples/LibraryExamples",
       swiftSettings: swiftSettings
     ),
@@ -97,8 +124,8 @@ let package = Package(
     .testTarget(
       name: "SecretFieldTerminalTests",
       dependencies: [
-        "SecretFieldTerminal", "SecretField", "SecureMemory", "TestSupport", "PTYSupport",
-        "pty-probe", "AllocationCounter",
+        "SecretFieldTerminal", "SecretSources", "SecretField", "SecureMemory", "TestSupport",
+        "PTYSupport", "pty-probe", "AllocationCounter",
       ],
       swiftSettings: swiftSettings
     ),
@@ -108,6 +135,11 @@ let package = Package(
         "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "TestSupport",
         "secretfield", "secretfield-askpass",
       ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "SecretSourcesTests",
+      dependencies: ["SecretSources", "SecureMemory", "TestSupport", "PTYSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -148,7 +180,8 @@ let package = Package(
     .testTarget(
       name: "PinentryTests",
       dependencies: [
-        "SecretFieldCLI", "Pinentry", "SecretFieldTerminal", "SecureMemory", "TestSupport",
+        "SecretFieldCLI", "Pinentry", "PinentryTerminal", "SecretFieldTerminal", "SecureMemory",
+        "TestSupport",
         "PTYSupport",
         "PinentryScripted", "pinentry-secretfield",
       ],

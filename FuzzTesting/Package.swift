@@ -67,7 +67,7 @@ let package = Package(
       name: "FuzzSecretSourceSpecification",
       dependencies: [
         "FuzzSupport",
-        .product(name: "SecretFieldTerminal", package: "SecretField"),
+        .product(name: "SecretSources", package: "SecretField"),
       ],
       swiftSettings: swiftSettings),
     // Add a target per format here: an executable named Fuzz<Format>,

@@ -16,6 +16,7 @@
 
 import Glibc
 import SecretFieldTerminal
+import SecretSources
 import SecureMemory
 
 let chunkSize = 64 * 1024
@@ -126,12 +127,8 @@ struct VaultFailure: Error, CustomStringConvertible {
 func readPassphrase(confirming: Bool, fromStandardInput: Bool) throws -> SecureBuffer {
   var configuration = PromptConfiguration(prompt: "Passphrase:")
   if confirming { configuration.confirmation = .init(prompt: "Again:") }
-  let result =
-    fromStandardInput ? try PasswordPrompt.readLine() : try PasswordPrompt(configuration).run()
-  switch consume result {
-  case .submitted(let passphrase): return passphrase
-  default: throw VaultFailure("no passphrase was given")
-  }
+  let source: SecretSource = fromStandardInput ? .standardInput : .terminal(configuration)
+  do { return try source.obtain() } catch { throw VaultFailure(error.description) }
 }
 
 func run(_ arguments: [String]) -> Int32 {

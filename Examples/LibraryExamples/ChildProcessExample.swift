@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 import SecureMemory
+import SecretSources
 
 /// The README's hand-over to a child.
 func openDevice(with secret: borrowing SecureBuffer) throws {

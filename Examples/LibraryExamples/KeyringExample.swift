@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 import SecureMemory
+import SecretSources
 
 /// The README's kernel keyring example: ask once, then take the cached
 /// passphrase until it expires.

@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 import SecureMemory
+import SecretSources
 
 /// The README's first example: a password from the environment, a systemd
 /// credential or the terminal, checked against a stored hash, then handed to

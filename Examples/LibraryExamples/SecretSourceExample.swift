@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 import SecureMemory
+import SecretSources
 
 /// The README's `--password-from` example.
 func sourceFromArgument(_ argument: String) throws {

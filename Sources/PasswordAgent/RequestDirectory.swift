@@ -1,3 +1,4 @@
+import SystemCalls
 /// The directory where programs leave their password requests:
 /// `/run/systemd/ask-password/` for the system, or
 /// `$XDG_RUNTIME_DIR/systemd/ask-password/` for a user's services.

@@ -1,4 +1,3 @@
-import CSodium
 import Glibc
 
 /// Passphrases cached in the kernel's key retention service, in the calling
@@ -82,7 +81,7 @@ public struct KernelKeyring: Sendable {
     try Self.validate(name)
     if secret.isEmpty { throw .emptySecret() }
     let holdsNul = secret.withUnsafeBytes { bytes in
-      secretfield_find_byte(bytes.baseAddress!, bytes.count, 0) < bytes.count
+      firstOffsetOfSecretByte(0, in: bytes.baseAddress!, count: bytes.count) < bytes.count
     }
     if holdsNul { throw .secretWithNul() }
 

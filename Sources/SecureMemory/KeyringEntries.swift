@@ -1,5 +1,3 @@
-import CSodium
-
 /// The passphrases cached under one name, oldest first, as one `SecureBuffer`
 /// holding the key's payload and the range of each passphrase in it.
 ///
@@ -25,7 +23,7 @@ public struct KeyringEntries: ~Copyable, Sendable {
       guard let base = bytes.baseAddress, bytes.count > 0 else { return }
       var start = 0
       while true {
-        let end = start + secretfield_find_byte(base + start, bytes.count - start, 0)
+        let end = start + firstOffsetOfSecretByte(0, in: base + start, count: bytes.count - start)
         ranges.append(start..<end)
         if end == bytes.count { break }
         start = end + 1

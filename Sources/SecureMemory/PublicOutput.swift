@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Writing bytes that are not secret to a descriptor, with the care
 /// ``SecureBuffer/write(to:range:)`` takes, and without secure memory.
 ///
@@ -19,10 +21,8 @@ public enum PublicOutput {
   public static func write(
     _ bytes: UnsafeRawBufferPointer, to descriptor: Int32
   ) throws(SecureMemoryError) {
-    guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
-    let failure = Kernel.withPipeSignalBlocked {
-      Kernel.writeAll(descriptor, start, bytes.count)
+    if let failure = System.writeAll(descriptor, bytes) {
+      throw .outputFailed(errno: failure.code)
     }
-    if let failure { throw .outputFailed(errno: failure) }
   }
 }

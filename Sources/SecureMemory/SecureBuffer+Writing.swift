@@ -1,4 +1,4 @@
-import Glibc
+import SystemCalls
 
 extension SecureBuffer {
   /// Writes the bytes in `range` (all of them by default) to `descriptor` with
@@ -21,12 +21,9 @@ extension SecureBuffer {
     precondition(
       range.lowerBound >= 0 && range.upperBound <= count,
       "SecureBuffer: range \(range) out of bounds for count \(count)")
-    let failure: Int32? = Kernel.withPipeSignalBlocked {
-      withUnsafeBytes { bytes in
-        Kernel.writeAll(
-          descriptor, bytes.baseAddress! + range.lowerBound, range.upperBound - range.lowerBound)
-      }
+    let failure = withUnsafeBytes { bytes in
+      System.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes[range]))
     }
-    if let failure { throw .writeFailed(errno: failure) }
+    if let failure { throw .writeFailed(errno: failure.code) }
   }
 }

@@ -1,3 +1,4 @@
+import PinentryTerminal
 import Glibc
 import PTYSupport
 import TestSupport

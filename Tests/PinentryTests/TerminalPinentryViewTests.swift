@@ -1,4 +1,5 @@
 import Pinentry
+import PinentryTerminal
 import SecretFieldCLI
 import SecretFieldTerminal
 import Testing

@@ -68,38 +68,4 @@ struct PromptResidueTests {
       close(null)
     }
   }
-
-  @Test("a line from standard input: one copy in the result, none once it is dropped")
-  func standardInput() async {
-    await #expect(processExitsWith: .success) {
-      let marker = Marker()
-      var ends: [Int32] = [0, 0]
-      #expect(pipe(&ends) == 0)
-      do {
-        // The line goes into the pipe from secure memory, so the kernel holds
-        // the only other copy, outside this process.
-        var line = try! SecureBuffer(capacity: marker.count + 1)
-        marker.masked.withUnsafeBytes { try! line.append($0) }
-        line.withUnsafeMutableBytes { marker.unmask(in: $0) }
-        try! line.append(count: 1) { $0[0] = 0x0A }
-        try! line.write(to: ends[1])
-      }
-      close(ends[1])
-      do {
-        let result = try! PasswordPrompt.readLine(from: ends[0])
-        let held = try! ResidueScanner().scan(for: marker)
-        switch consume result {
-        case .submitted(let secret):
-          let count = secret.count
-          #expect(count == marker.count)
-        default:
-          Issue.record("no line read")
-        }
-        #expect(held.copies == 1, "\(held)")
-      }
-      let after = try! ResidueScanner().scan(for: marker)
-      #expect(after.copies == 0, "\(after)")
-      close(ends[0])
-    }
-  }
 }

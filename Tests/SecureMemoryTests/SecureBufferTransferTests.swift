@@ -139,10 +139,3 @@ struct SecureBufferTransferTests {
     }
   }
 }
-
-/// Test data (never a marker) in a secure buffer.
-func secureText(_ text: String) throws -> SecureBuffer {
-  var buffer = try SecureBuffer(capacity: text.utf8.count)
-  try Array(text.utf8).withUnsafeBytes { try buffer.append($0) }
-  return buffer
-}

@@ -1,4 +1,5 @@
 import CSodium
+import CSystemShims
 import Glibc
 
 /// A `memfd_secret` page between two guard pages, driven by hand: the floor of

@@ -1,4 +1,5 @@
 import CSodium
+import CSystemShims
 import Glibc
 
 /// A `sodium_malloc` allocation driven by hand, with no Swift bookkeeping: the

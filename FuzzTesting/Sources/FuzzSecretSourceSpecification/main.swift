@@ -1,5 +1,5 @@
 import FuzzSupport
-import SecretFieldTerminal
+import SecretSources
 
 // `--password-from` specifications and the command word splitter. The
 // fuzzer's bytes, read as UTF-8 (invalid bytes become U+FFFD), are a

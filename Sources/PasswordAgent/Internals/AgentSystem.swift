@@ -1,15 +1,10 @@
 import Glibc
+import SystemCalls
 
 /// Every libc call of the module, behind Swift names: opening and checking
 /// request files, the directory listing, the clock, processes, the reply
 /// socket and inotify. The rest of the module names no Glibc function.
 enum AgentSystem {
-  /// An `errno` value, as the error of a `Result`.
-  struct Errno: Error, Equatable {
-    let code: Int32
-    init(_ code: Int32) { self.code = code }
-  }
-
   /// What `fstat`/`lstat` say of a file, as far as the agent cares.
   struct FileStatus: Sendable, Hashable {
     var isRegularFile: Bool
@@ -35,7 +30,7 @@ enum AgentSystem {
   }
 
   /// The C library's words for `code` (`strerror`).
-  static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+  static func describe(_ code: Int32) -> String { Errno(code).description }
 
   // MARK: The directory
 
@@ -53,25 +48,9 @@ enum AgentSystem {
   static func names(
     inDirectory descriptor: Int32, limit: Int
   ) -> Result<(names: [String], total: Int), AgentError> {
-    let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-    guard duplicate >= 0, let stream = fdopendir(duplicate) else {
-      let code = errno
-      if duplicate >= 0 { close(duplicate) }
-      return .failure(AgentError(.directoryUnreadable, errno: code))
+    System.directoryEntries(inDirectory: descriptor, limit: limit).mapError {
+      AgentError(.directoryUnreadable, errno: $0.code)
     }
-    defer { closedir(stream) }
-    rewinddir(stream)
-    var names: [String] = []
-    var total = 0
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name == "." || name == ".." { continue }
-      total += 1
-      if names.count < limit { names.append(name) }
-    }
-    return .success((names, total))
   }
 
   /// Opens `name` in the directory for reading, never following a symbolic
@@ -106,36 +85,21 @@ enum AgentSystem {
   /// Reads the whole of a small file that holds nothing secret, at most
   /// `limit` bytes; `EFBIG` when there is more.
   static func readAll(_ descriptor: Int32, limit: Int) -> Result<[UInt8], Errno> {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if got < 0 {
-        if errno == EINTR { continue }
-        return .failure(Errno(errno))
-      }
-      if got == 0 { return .success(bytes) }
-      bytes += chunk[..<got]
-      if bytes.count > limit { return .failure(fileTooBig) }
-    }
+    System.readAll(descriptor, limit: limit)
   }
 
   /// Closes a descriptor.
-  static func close(_ descriptor: Int32) { _ = Glibc.close(descriptor) }
+  static func close(_ descriptor: Int32) { System.close(descriptor) }
 
   /// `errno` values the scan tells apart.
-  static let noSuchFile = Errno(ENOENT)
-  static let tooManyLinks = Errno(ELOOP)
-  static let fileTooBig = Errno(EFBIG)
+  static let noSuchFile = Errno.noSuchFile
+  static let tooManyLinks = Errno.tooManyLinks
+  static let fileTooBig = Errno.fileTooBig
 
   // MARK: Clock and processes
 
   /// `CLOCK_MONOTONIC` now, in microseconds: the clock of `NotAfter=`.
-  static func monotonicMicroseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
-  }
+  static func monotonicMicroseconds() -> UInt64 { System.monotonicMicroseconds() }
 
   /// False when no process has this ID (`kill(pid, 0)` fails with `ESRCH`);
   /// a process this user may not signal (`EPERM`) still exists.

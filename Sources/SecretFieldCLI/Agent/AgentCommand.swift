@@ -1,5 +1,6 @@
 package import PasswordAgent
 import SecretFieldTerminal
+import SystemCalls
 
 /// `secretfield agent`: answers the password requests of systemd and its
 /// tools (`systemd-ask-password`, `cryptsetup` units, `systemctl start`) on

@@ -1,6 +1,8 @@
 import SecretField
 import SecretFieldTerminal
 import SecureMemory
+import SystemCalls
+import SecretSources
 
 /// `secretfield-askpass [PROMPT]`: the helper that ssh, sudo and git run to ask
 /// for a password (`SSH_ASKPASS`, `SUDO_ASKPASS`, `GIT_ASKPASS`), asking on the

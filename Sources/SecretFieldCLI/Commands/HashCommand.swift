@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 package import SecureMemory
+import SystemCalls
 
 /// `secretfield hash`: asks for a new password twice and prints its Argon2id
 /// hash, to store and later check with `secretfield verify`.
@@ -81,9 +82,9 @@ package struct HashCommand: Command {
       }
       if let errno = context.printOutput(hash.string + "\n") {
         context.printError(
-          errno == SystemError.brokenPipe
+          errno == Errno.brokenPipe.code
             ? "standard output was closed before the hash could be written"
-            : "could not write the hash: \(SystemError(errno).description)", command: Self.name)
+            : "could not write the hash: \(Errno(errno).description)", command: Self.name)
         return .cancelled
       }
       return .success

@@ -1,5 +1,6 @@
 package import SecretFieldTerminal
 import SecureMemory
+import SystemCalls
 
 /// `secretfield prompt`: asks for a password on the terminal and writes it,
 /// with a newline, to standard output.
@@ -122,7 +123,7 @@ package struct PromptCommand: Command {
   /// What to say when the password could not be written: a closed pipe in
   /// words, else the error.
   static func writeFailureMessage(_ error: any Error) -> String {
-    if (error as? SecureMemoryError)?.errno == SystemError.brokenPipe {
+    if (error as? SecureMemoryError)?.errno == Errno.brokenPipe.code {
       return "standard output was closed before the password could be written (the program "
         + "reading it has exited); nothing was written"
     }

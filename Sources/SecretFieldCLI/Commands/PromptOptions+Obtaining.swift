@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 import SecretField
+import SecretSources
 
 extension PromptOptions {
   /// Obtains the password as these options say: from the first
@@ -71,6 +72,8 @@ extension PromptOptions {
   /// but fails).
   static func status(for error: SecretSourceError, source: SecretSource) -> ExitStatus {
     switch error.code {
+    case .timedOut:
+      return .timedOut
     case .promptEnded:
       switch error.ending {
       case .timedOut?: return .timedOut

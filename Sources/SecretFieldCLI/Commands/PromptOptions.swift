@@ -1,4 +1,5 @@
 package import SecretFieldTerminal
+package import SecretSources
 
 /// The options of every command that asks for a password: where the password
 /// comes from and how the prompt behaves.

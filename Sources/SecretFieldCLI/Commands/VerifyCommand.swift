@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 import SecureMemory
+import SystemCalls
 
 /// `secretfield verify`: asks for a password once and checks it against an
 /// Argon2id hash, by exit status.

@@ -1,6 +1,8 @@
 import Glibc
+import SystemCalls
 
 #if DEBUG
+  import CSystemShims
   import Synchronization
 #endif
 
@@ -114,17 +116,13 @@ extension System {
         SocketFilterInstruction(code: 0x06, jumpIfTrue: 0, jumpIfFalse: 0, operand: 0x0003_0000),
         SocketFilterInstruction(code: 0x06, jumpIfTrue: 0, jumpIfFalse: 0, operand: 0x7FFF_0000),
       ]
-      let setNoNewPrivileges: Int32 = 38  // PR_SET_NO_NEW_PRIVS
-      let setSeccomp: Int32 = 22  // PR_SET_SECCOMP
-      let filterMode: UInt = 2  // SECCOMP_MODE_FILTER
-      guard processControl(setNoNewPrivileges, 1, nil, 0, 0) == 0 else { return }
       let installed = program.withUnsafeMutableBufferPointer { instructions in
         var filter = SocketFilterProgram(
           count: UInt16(instructions.count), instructions: instructions.baseAddress!)
-        return processControl(setSeccomp, filterMode, &filter, 0, 0)
+        return secretfield_install_seccomp_filter(&filter)
       }
       guard installed == 0 else { return }
-      _ = forbiddenCall(Int(trapped))
+      _ = secretfield_syscall0(Int(trapped))
     }
 
     /// Runs a page holding one `int3` (0xCC).
@@ -155,17 +153,4 @@ extension System {
     var count: UInt16
     var instructions: UnsafeMutablePointer<SocketFilterInstruction>
   }
-
-  /// `prctl(2)` without its variadic tail (Swift imports no variadic C
-  /// function; glibc's wrapper only moves the integer arguments into the
-  /// kernel's registers).
-  @_silgen_name("prctl")
-  private func processControl(
-    _ option: Int32, _ second: UInt, _ third: UnsafeMutableRawPointer?, _ fourth: UInt,
-    _ fifth: UInt
-  ) -> Int32
-
-  /// `syscall(2)` with a number only.
-  @_silgen_name("syscall")
-  private func forbiddenCall(_ number: Int) -> Int
 #endif

@@ -1,75 +1,24 @@
 import Glibc
+import SystemCalls
 
-/// Every libc call the commands make, behind Swift names; the rest of the
-/// module names no Glibc function.
-enum System {
-  /// True when `descriptor` is a terminal (`isatty`).
-  static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+/// The libc calls only the commands make, beside the shared ones of
+/// `SystemCalls`; the rest of the module names no Glibc function.
+extension System {
 
   /// Writes all of `text` to `descriptor`, retrying short writes and `EINTR`.
-  /// Returns the errno on failure (`EPIPE` for a closed pipe: `SIGPIPE` is
-  /// blocked around the write and one it caused is taken back, as
-  /// `SecureBuffer.write(to:)` does). Only for what is not secret.
+  /// Returns the errno on failure (`EPIPE` for a closed pipe, never a
+  /// `SIGPIPE`: see `System.writeAll`). Only for what is not secret.
   @discardableResult
   static func write(_ text: String, to descriptor: Int32) -> Int32? {
-    var pipeOnly = sigset_t()
-    sigemptyset(&pipeOnly)
-    sigaddset(&pipeOnly, SIGPIPE)
-    var pending = sigset_t()
-    sigpending(&pending)
-    let wasPending = sigismember(&pending, SIGPIPE) == 1
-    var previous = sigset_t()
-    pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
-    defer {
-      sigpending(&pending)
-      if !wasPending && sigismember(&pending, SIGPIPE) == 1 {
-        var now = timespec(tv_sec: 0, tv_nsec: 0)
-        while sigtimedwait(&pipeOnly, nil, &now) < 0 && errno == EINTR {}
-      }
-      pthread_sigmask(SIG_SETMASK, &previous, nil)
-    }
     var text = text
-    return text.withUTF8 { bytes -> Int32? in
-      guard var next = bytes.baseAddress else { return nil }
-      var remaining = bytes.count
-      while remaining > 0 {
-        let written = Glibc.write(descriptor, next, remaining)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        next += written
-        remaining -= written
-      }
-      return nil
-    }
+    return text.withUTF8 { System.writeAll(descriptor, UnsafeRawBufferPointer($0))?.code }
   }
 
   /// The text of a small file that holds nothing secret (a password hash), at
   /// most `limit` bytes; the errno when it cannot be read, or `EFBIG` when it
   /// is longer.
-  static func readSmallFile(_ path: String, limit: Int) -> Result<String, SystemError> {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return .failure(SystemError(errno)) }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 512)
-    while true {
-      let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if got < 0 {
-        if errno == EINTR { continue }
-        return .failure(SystemError(errno))
-      }
-      if got == 0 { break }
-      bytes += chunk[..<got]
-      if bytes.count > limit { return .failure(SystemError(EFBIG)) }
-    }
-    return .success(String(decoding: bytes, as: UTF8.self))
-  }
-
-  /// The value of the environment variable `name` (`getenv`).
-  static func environmentValue(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
+  static func readSmallFile(_ path: String, limit: Int) -> Result<String, Errno> {
+    System.readFile(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The parent process's name as the kernel keeps it (`/proc/PPID/comm`: the
@@ -97,22 +46,7 @@ enum System {
   static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 }
 
-/// An `errno` from a call the commands made, with the C library's words for it.
-struct SystemError: Error {
-  var code: Int32
-  init(_ code: Int32) { self.code = code }
-  var description: String { String(cString: strerror(code)) }
-
-  /// `EPIPE`: the reading end of a pipe is closed.
-  static let brokenPipe = EPIPE
-}
-
 extension System {
-  /// Sets the access and modification times of `path` to now (`utimensat`),
-  /// as `touch` does to a file that exists; does nothing when it does not.
-  static func touch(_ path: String) {
-    _ = utimensat(AT_FDCWD, path, nil, 0)
-  }
 
   /// Ignores `signal` (`signal(2)` with `SIG_IGN`), so that it neither kills
   /// nor stops the process, and a prompt does not relay it.

@@ -1,3 +1,4 @@
+import SystemCalls
 /// Where a command reads and writes: the standard streams and the terminal.
 ///
 /// The defaults are the process's own; tests and embedding programs pass

@@ -1,4 +1,5 @@
 import SecureMemory
+import SystemCalls
 
 /// The `secretfield` tool: finds the command, answers `--help` and
 /// `--version`, runs the command and returns its exit status.

@@ -1,3 +1,4 @@
+import SystemCalls
 extension TestHook {
   /// The variable that makes a debug build fault for real while its prompt
   /// is up: its value names a ``Fault``.

@@ -1,3 +1,4 @@
+import SystemCalls
 /// The one test seam in the shipped binaries.
 ///
 /// It is compiled into the release executables on purpose: the residue tests

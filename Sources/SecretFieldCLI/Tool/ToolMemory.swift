@@ -1,4 +1,5 @@
 import SecureMemory
+import SystemCalls
 
 /// The memory every secret of the tools lives in.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Every libc call the terminal front end makes, behind Swift names.
 ///
@@ -24,32 +25,15 @@ enum Platform {
 
   static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
-  /// Writes every byte, retrying short writes and `EINTR`.
+  /// Writes every byte, retrying short writes and `EINTR`; a terminal raises
+  /// no `SIGPIPE`, so the signal mask is left alone.
   static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Errno? {
-    guard var next = bytes.baseAddress else { return nil }
-    var remaining = bytes.count
-    while remaining > 0 {
-      let written = Glibc.write(descriptor, next, remaining)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return Errno(errno)
-      }
-      next += written
-      remaining -= written
-    }
-    return nil
+    System.writeAll(descriptor, bytes, blockingPipeSignal: false)
   }
 
-  /// A pipe whose ends are non-blocking and closed on `exec` (`pipe`, then
-  /// `fcntl`; Glibc's `pipe2` is not visible to Swift without `_GNU_SOURCE`).
+  /// A pipe whose ends are non-blocking and closed on `exec`.
   static func makeNonBlockingPipe() -> Result<(read: Int32, write: Int32), Errno> {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { return .failure(Errno(errno)) }
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-    }
-    return .success((ends[0], ends[1]))
+    System.makePipe(nonBlocking: true)
   }
 
   /// Reads what is there from a non-blocking descriptor; 0 when nothing is
@@ -253,14 +237,5 @@ enum Platform {
 
   // MARK: Environment
 
-  static func environmentValue(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
-  }
-}
-
-/// An `errno` value, named so that it is not mistaken for another `Int32`.
-struct Errno: Error, Equatable {
-  var code: Int32
-  init(_ code: Int32) { self.code = code }
-  var description: String { Platform.describe(code) }
+  static func environmentValue(_ name: String) -> String? { System.environmentValue(name) }
 }

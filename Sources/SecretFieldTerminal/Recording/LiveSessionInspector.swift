@@ -1,3 +1,4 @@
+import SystemCalls
 /// The running system as ``RecordingDetector`` sees it: `tcgetsid` and `/proc`
 /// for sessions and processes, `tmux` itself for panes.
 ///
@@ -115,7 +116,7 @@ public struct LiveSessionInspector: SessionInspector {
     let output: [UInt8]
     let status: Int32
     switch Platform.runHelper(arguments, timeoutMilliseconds: milliseconds) {
-    case .notStarted(let errno) where errno.isNoSuchFile:
+    case .notStarted(let errno) where errno == .noSuchFile:
       return .unavailable(reason: "\(tmuxProgram) is not installed")
     case .notStarted(let errno):
       return .unavailable(reason: "\(tmuxProgram) could not be started (\(errno.description))")

@@ -1,5 +1,6 @@
 public import SecretField
 public import SecureMemory
+import SystemCalls
 
 /// Collects what a prompt draws and writes it to the terminal in as few
 /// `write(2)` calls as it can, keeping secret bytes out of its own buffer.

@@ -1,12 +1,5 @@
+import CSystemShims
 import Glibc
-
-/// `syscall(2)`, declared without its variadic tail: Swift cannot call a C
-/// variadic function, and glibc's `syscall` only moves its integer arguments
-/// into the kernel's registers, so the fixed form passes them the same way.
-@_silgen_name("syscall")
-private func systemCall(
-  _ number: Int, _ signal: Int, _ action: UnsafeRawPointer?, _ old: Int, _ size: Int
-) -> Int
 
 /// The signals the C library keeps for itself, below `SIGRTMIN`, kept from
 /// ending the process.
@@ -36,22 +29,6 @@ enum LibraryInternalSignals {
   /// Sets ``numbers`` to be ignored, for the whole process.
   static func ignore() {
     guard let numbers else { return }
-    #if arch(x86_64)
-      let rtSigaction = 13
-    #elseif arch(arm64)
-      let rtSigaction = 134
-    #else
-      return
-    #endif
-    // The kernel's struct sigaction: handler, flags, restorer, mask. No
-    // handler runs for SIG_IGN, so no restorer is needed.
-    var action: (handler: UInt, flags: UInt, restorer: UInt, mask: UInt64) = (
-      UInt(bitPattern: unsafeBitCast(SIG_IGN, to: Int.self)), 0, 0, 0
-    )
-    for number in numbers {
-      _ = withUnsafeBytes(of: &action) { bytes in
-        systemCall(rtSigaction, Int(number), bytes.baseAddress, 0, MemoryLayout<UInt64>.size)
-      }
-    }
+    for number in numbers { _ = secretfield_ignore_signal_raw(number) }
   }
 }

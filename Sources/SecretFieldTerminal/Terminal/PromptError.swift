@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Why the terminal could not be used for a prompt, in words a user can act on.
 ///
 /// Compare by ``code``; show ``description`` to the user. Where the kernel said
@@ -7,7 +9,7 @@ public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case noTerminal, notATerminal, terminalModesFailed, readFailed, writeFailed
-      case signalSetupFailed, secureMemoryFailed, inputTooLong, inputIsTerminal
+      case signalSetupFailed, secureMemoryFailed
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -28,13 +30,6 @@ public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Secure memory for the keys could not be had; ``PromptError/description``
     /// carries the reason from `SecureMemory`.
     public static let secureMemoryFailed = Code(.secureMemoryFailed)
-    /// A line read from standard input was longer than the most a password may
-    /// have; what was read is wiped.
-    public static let inputTooLong = Code(.inputTooLong)
-
-    /// The descriptor a line was to be read from is a terminal, which would
-    /// echo the secret as it is typed; nothing was read.
-    public static let inputIsTerminal = Code(.inputIsTerminal)
 
     /// The code's name, as in `noTerminal`.
     public var description: String { value.rawValue }
@@ -77,25 +72,6 @@ extension PromptError {
 
   static func readFailed(errno: Int32?, _ detail: String) -> Self {
     Self(.readFailed, errno: errno, "reading from the terminal failed: \(detail)")
-  }
-
-  static func standardInputFailed(errno: Int32?, _ detail: String) -> Self {
-    Self(.readFailed, errno: errno, "reading standard input failed: \(detail)")
-  }
-
-  static func inputTooLong(limit: Int) -> Self {
-    Self(
-      .inputTooLong,
-      "the line on standard input is longer than \(limit) bytes, the most a password may have; "
-        + "nothing was taken")
-  }
-
-  static func inputIsTerminal(descriptor: Int32) -> Self {
-    let what = descriptor == 0 ? "standard input" : "file descriptor \(descriptor)"
-    return Self(
-      .inputIsTerminal,
-      "\(what) is a terminal, which would show the password as it is typed; let the program "
-        + "ask on the terminal instead, where it is masked")
   }
 
   static func writeFailed(errno: Errno) -> Self {

@@ -1,4 +1,5 @@
 public import SecureMemory
+import SystemCalls
 
 extension TerminalDevice {
   /// Waits in one `poll(2)` for the terminal to have input or a signal to

@@ -1,4 +1,4 @@
-import CSodium
+import CSystemShims
 import Glibc
 
 /// The calls of the kernel key retention service that ``KernelKeyring`` makes,

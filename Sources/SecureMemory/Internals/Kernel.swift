@@ -1,4 +1,4 @@
-import CSodium
+import CSystemShims
 import Glibc
 import Synchronization
 
@@ -230,53 +230,3 @@ struct KernelFailure: Error {
 /// The ID behind ``Kernel/processID``; global because a C fork handler cannot
 /// capture context.
 private let cachedProcessID = Atomic<Int32>(0)
-
-extension Kernel {
-  /// Runs `body` with `SIGPIPE` blocked for this thread, so a write to a pipe
-  /// nobody reads fails with `EPIPE` instead of ending the process.
-  ///
-  /// A `SIGPIPE` that `body` caused stays pending while blocked; it is taken
-  /// off with a zero-timeout `sigtimedwait` before the old mask comes back,
-  /// unless one was pending already (that one belongs to someone else). The
-  /// signal is thread-directed for a write, so no other thread can take it.
-  static func withPipeSignalBlocked<Result>(_ body: () -> Result) -> Result {
-    var pipeOnly = sigset_t()
-    sigemptyset(&pipeOnly)
-    sigaddset(&pipeOnly, SIGPIPE)
-    var previous = sigset_t()
-    var pending = sigset_t()
-    sigpending(&pending)
-    let wasPending = sigismember(&pending, SIGPIPE) == 1
-    pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
-    let result = body()
-    if !wasPending {
-      sigpending(&pending)
-      if sigismember(&pending, SIGPIPE) == 1 {
-        var now = timespec(tv_sec: 0, tv_nsec: 0)
-        while sigtimedwait(&pipeOnly, nil, &now) < 0 && errno == EINTR {}
-      }
-    }
-    pthread_sigmask(SIG_SETMASK, &previous, nil)
-    return result
-  }
-}
-
-extension Kernel {
-  /// Writes `count` bytes from `start` to `descriptor` with `write(2)`,
-  /// retrying short writes and `EINTR`.
-  ///
-  /// - Returns: nil when every byte was written, else the `errno` of the
-  ///   `write` that failed.
-  static func writeAll(_ descriptor: Int32, _ start: UnsafeRawPointer, _ count: Int) -> Int32? {
-    var offset = 0
-    while offset < count {
-      let written = Glibc.write(descriptor, start + offset, count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      offset += written
-    }
-    return nil
-  }
-}

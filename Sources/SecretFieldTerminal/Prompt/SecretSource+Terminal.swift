@@ -1,0 +1,39 @@
+public import SecretSources
+import SecureMemory
+
+extension SecretSource {
+  /// Asks on the terminal with ``PasswordPrompt``, configured by
+  /// `configuration`. Always set.
+  ///
+  /// A cancelled, timed-out or hung-up prompt is
+  /// `SecretSourceError.Code.promptEnded` with the ``PromptEnding`` in
+  /// `SecretSourceError.ending`; no terminal to ask on is
+  /// `SecretSourceError.Code.promptFailed` with the ``PromptError`` in
+  /// `SecretSourceError.promptError`.
+  public static func terminal(_ configuration: PromptConfiguration) -> SecretSource {
+    .asking(TerminalAsker(configuration: configuration))
+  }
+}
+
+extension SecretSourceError {
+  /// Why the terminal prompt could not run, for `promptFailed`.
+  public var promptError: PromptError? { cause as? PromptError }
+
+  /// How the terminal prompt ended without a password, for `promptEnded`.
+  public var ending: PromptEnding? { cause as? PromptEnding }
+}
+
+/// The terminal prompt, as a ``SecretSource`` asks through it.
+struct TerminalAsker: SecretAsking {
+  var configuration: PromptConfiguration
+
+  func ask() throws(SecretSourceError) -> SecureBuffer {
+    let result: PromptResult
+    do { result = try PasswordPrompt(configuration).run() } catch {
+      throw SecretSourceError(.promptFailed, errno: error.errno, error.description, cause: error)
+    }
+    do { return try result.secret() } catch {
+      throw SecretSourceError(.promptEnded, error.description, cause: error)
+    }
+  }
+}

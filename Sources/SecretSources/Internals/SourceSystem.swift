@@ -1,0 +1,40 @@
+import Glibc
+import SystemCalls
+
+/// The system calls only secret sources make: what `fstat` says of a
+/// descriptor, and the environment block. The shared ones (opening, pipes,
+/// spawning, waiting) are `System`'s.
+enum SourceSystem {
+  /// What `fstat` says of an open descriptor, as far as a secret source cares.
+  struct FileKind {
+    var isDirectory: Bool
+    var isRegularFile: Bool
+    var isTerminal: Bool
+    /// The permission bits (`st_mode & 0o777`).
+    var permissions: UInt32
+  }
+
+  /// `fstat` on `descriptor`, with `isatty`; the errno when it is not open.
+  static func fileKind(_ descriptor: Int32) -> Result<FileKind, Errno> {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return .failure(.current) }
+    let type = status.st_mode & S_IFMT
+    return .success(
+      FileKind(
+        isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG,
+        isTerminal: isatty(descriptor) == 1, permissions: status.st_mode & 0o777))
+  }
+
+  /// The bytes of the value of `name` where they lie in the environment block
+  /// (`getenv`), writable so that they can be wiped in place; nil when unset.
+  ///
+  /// Not thread-safe against another thread changing the environment, as
+  /// `getenv` is not.
+  static func environmentValueBytes(_ name: String) -> UnsafeMutableRawBufferPointer? {
+    guard let value = getenv(name) else { return nil }
+    return UnsafeMutableRawBufferPointer(start: value, count: strlen(value))
+  }
+
+  /// Removes `name` from the environment (`unsetenv`), so no child inherits it.
+  static func removeEnvironmentVariable(_ name: String) { _ = unsetenv(name) }
+}

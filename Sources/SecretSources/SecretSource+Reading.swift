@@ -1,0 +1,111 @@
+import SecureMemory
+import SystemCalls
+
+extension SecretSource {
+  /// One line from `descriptor`, byte by byte (``readLine(from:named:maximumCount:timeout:storage:)``),
+  /// so nothing after it is taken from a pipe another reader shares.
+  static func readLine(
+    from descriptor: Int32, named what: String, limit: Int, timeout: Duration?,
+    storage: SecureStorage
+  ) throws(SecretSourceError) -> SecureBuffer {
+    switch SourceSystem.fileKind(descriptor) {
+    case .failure(let errno): throw .cannotOpen(what, errno: errno)
+    case .success(let kind) where kind.isTerminal: throw .isTerminal(what)
+    case .success(let kind) where kind.isDirectory: throw .isDirectory(what)
+    case .success: break
+    }
+    switch try readLine(
+      from: descriptor, named: what, maximumCount: limit, timeout: timeout, storage: storage)
+    {
+    case .line(let line): return line
+    case .endOfInput: throw .empty(what)
+    case .timedOut: throw .timedOut(what)
+    }
+  }
+
+  /// The first line of the file at `path`: at most `limit + 1` bytes are read,
+  /// the line kept, the rest wiped.
+  static func readFile(
+    _ path: String, named what: String, limit: Int, checksPermissions: Bool,
+    storage: SecureStorage, report: (SecretSourceWarning) -> Void
+  ) throws(SecretSourceError) -> SecureBuffer {
+    let descriptor: Int32
+    switch System.openForReading(path) {
+    case .success(let opened): descriptor = opened
+    case .failure(let errno): throw .cannotOpen(what, errno: errno)
+    }
+    defer { System.close(descriptor) }
+    var warning: SecretSourceWarning?
+    switch SourceSystem.fileKind(descriptor) {
+    case .failure(let errno): throw .cannotOpen(what, errno: errno)
+    case .success(let kind):
+      if kind.isDirectory { throw .isDirectory(what) }
+      if kind.isTerminal { throw .isTerminal(what) }
+      if checksPermissions && kind.isRegularFile {
+        if kind.permissions & 0o022 != 0 {
+          throw .unsafePermissions(what, permissions: kind.permissions)
+        }
+        if kind.permissions & 0o044 != 0 {
+          warning = .readableByOthers(path: path, permissions: kind.permissions)
+        }
+      }
+    }
+    var secret: SecureBuffer
+    do { secret = try SecureBuffer(capacity: min(limit + 1, 4096), storage: storage) } catch {
+      throw .secureMemory(error)
+    }
+    do { try secret.read(from: descriptor, upTo: limit + 1) } catch {
+      throw .readFailed(what, error)
+    }
+    try keepFirstLine(of: &secret, named: what, limit: limit)
+    if let warning { report(warning) }
+    return secret
+  }
+
+  /// Cuts `secret` to its first line (without the LF and a CR before it),
+  /// wiping the rest; throws when that line is longer than `limit` or empty.
+  static func keepFirstLine(
+    of secret: inout SecureBuffer, named what: String, limit: Int
+  ) throws(SecretSourceError) {
+    let lineFeed = secret.withUnsafeBytes(Self.firstLineFeed)
+    wipeStack(byteCount: 1024)
+    if let lineFeed {
+      secret.removeSubrange(lineFeed..<secret.count)
+      if secret.count > 0 && secret.withUnsafeBytes(Self.endsWithCarriageReturn) {
+        secret.removeSubrange((secret.count - 1)..<secret.count)
+      }
+    }
+    if secret.count > limit {
+      secret.removeAll()
+      throw .tooLong(what, limit: limit)
+    }
+    if secret.isEmpty { throw .empty(what) }
+  }
+
+  /// The offset of the first LF in `bytes`; only the positions of line feeds
+  /// leave the window.
+  @inline(never)
+  static func firstLineFeed(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    bytes.firstIndex(of: 0x0A)
+  }
+
+  /// The variable's value, copied into secure memory, then overwritten in
+  /// place (`sodium_memzero`) and unset. An empty or too long value is left
+  /// as it is.
+  static func takeEnvironmentVariable(
+    _ name: String, limit: Int, storage: SecureStorage
+  ) throws(SecretSourceError) -> SecureBuffer {
+    let what = "the environment variable \(name)"
+    guard let value = SourceSystem.environmentValueBytes(name) else { throw .notSet(what) }
+    if value.isEmpty { throw .empty(what) }
+    if value.count > limit { throw .tooLong(what, limit: limit) }
+    let secret: SecureBuffer
+    do { secret = try SecureBuffer(copying: UnsafeRawBufferPointer(value), storage: storage) } catch
+    {
+      throw .secureMemory(error)
+    }
+    secureZero(value)
+    SourceSystem.removeEnvironmentVariable(name)
+    return secret
+  }
+}

@@ -1,0 +1,160 @@
+import SecureMemory
+import SystemCalls
+
+/// Why a ``SecretSource`` gave no secret, in words the end user can act on.
+///
+/// Compare by ``code``; show ``description``. Where the kernel said why,
+/// ``errno`` carries its code. Nothing of a secret is ever in it: a source that
+/// fails wipes what it had read.
+public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What kind of failure this is. Compare with the static members.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Value: String, Hashable, Sendable {
+      case notSet, cannotOpen, isDirectory, isTerminal, unsafePermissions, tooLong, empty
+      case readFailed, timedOut, commandNotStarted, commandFailed, invalidSpecification
+      case promptFailed, promptEnded, secureMemoryFailed
+    }
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// The variable or credential is not set (see ``SecretSource/isSet``).
+    public static let notSet = Code(.notSet)
+    /// The file cannot be opened (missing, no permission), or the descriptor is
+    /// not open.
+    public static let cannotOpen = Code(.cannotOpen)
+    /// The path is a directory.
+    public static let isDirectory = Code(.isDirectory)
+    /// The file or descriptor is a terminal, which would echo the secret as it
+    /// is typed.
+    public static let isTerminal = Code(.isTerminal)
+    /// The file is writable by its group or by others, so someone else could
+    /// have put the secret there.
+    public static let unsafePermissions = Code(.unsafePermissions)
+    /// The secret is longer than the most a password may have.
+    public static let tooLong = Code(.tooLong)
+    /// The source holds nothing: an empty variable, file or output, or input
+    /// that ended before a line.
+    public static let empty = Code(.empty)
+    /// Reading failed (`read(2)`).
+    public static let readFailed = Code(.readFailed)
+    /// A line from standard input or a descriptor did not come within the
+    /// `lineTimeout` given to `obtain`.
+    public static let timedOut = Code(.timedOut)
+    /// The command could not be started (not found, not executable).
+    public static let commandNotStarted = Code(.commandNotStarted)
+    /// The command exited with a status other than 0, was ended by a signal, or
+    /// printed no line before its timeout.
+    public static let commandFailed = Code(.commandFailed)
+    /// A source specification (`env:NAME`, `file:PATH`...) that cannot be read.
+    public static let invalidSpecification = Code(.invalidSpecification)
+    /// The source that asks could not ask (no terminal, no display);
+    /// ``SecretSourceError/cause`` is the front end's error.
+    public static let promptFailed = Code(.promptFailed)
+    /// The user gave no secret (cancelled, timed out, hung up);
+    /// ``SecretSourceError/cause`` says how it ended.
+    public static let promptEnded = Code(.promptEnded)
+    /// Secure memory for the secret could not be had.
+    public static let secureMemoryFailed = Code(.secureMemoryFailed)
+
+    /// The code's name, as in `notSet`.
+    public var description: String { value.rawValue }
+  }
+
+  /// What kind of failure this is.
+  public let code: Code
+  /// The `errno` the kernel reported, where it reported one.
+  public let errno: Int32?
+  /// A sentence that says what happened and what to do about it.
+  public let description: String
+  /// The front end's own error or ending, for ``Code/promptFailed`` and
+  /// ``Code/promptEnded`` (`SecretFieldTerminal` reads it as `promptError`
+  /// and `ending`).
+  public let cause: (any Error & Sendable)?
+
+  /// An error of `code`, for a front end's ``SecretAsking`` (and the sources
+  /// here).
+  ///
+  /// - Parameters:
+  ///   - description: a sentence that says what happened and what to do.
+  ///   - cause: the front end's error or ending, kept for the caller.
+  public init(
+    _ code: Code, errno: Int32? = nil, _ description: String, cause: (any Error & Sendable)? = nil
+  ) {
+    self.code = code
+    self.errno = errno
+    self.description = description
+    self.cause = cause
+  }
+
+  /// Equal when the code, the errno and the description are.
+  public static func == (lhs: SecretSourceError, rhs: SecretSourceError) -> Bool {
+    lhs.code == rhs.code && lhs.errno == rhs.errno && lhs.description == rhs.description
+  }
+}
+
+extension SecretSourceError {
+  static func notSet(_ what: String) -> Self {
+    Self(.notSet, "\(what) is not set")
+  }
+
+  static func cannotOpen(_ what: String, errno: Errno) -> Self {
+    Self(.cannotOpen, errno: errno.code, "cannot open \(what): \(errno.description)")
+  }
+
+  static func isDirectory(_ what: String) -> Self {
+    Self(.isDirectory, "\(what) is a directory, not a file holding the secret")
+  }
+
+  static func isTerminal(_ what: String) -> Self {
+    Self(
+      .isTerminal,
+      "\(what) is a terminal, which would show the secret as it is typed; "
+        + "let the program ask on the terminal instead, where it is masked")
+  }
+
+  static func unsafePermissions(_ what: String, permissions: UInt32) -> Self {
+    Self(
+      .unsafePermissions,
+      "\(what) can be written by \(Self.others(permissions, writable: true)) (mode "
+        + "\(String(permissions, radix: 8))), so someone else could have put the secret there; "
+        + "make it private with chmod 600")
+  }
+
+  static func tooLong(_ what: String, limit: Int) -> Self {
+    Self(
+      .tooLong,
+      "the secret in \(what) is longer than \(limit) bytes, the most a password may have; "
+        + "nothing was taken")
+  }
+
+  static func empty(_ what: String) -> Self {
+    Self(.empty, "\(what) is empty: no secret was given")
+  }
+
+  static func readFailed(_ what: String, _ error: SecureMemoryError) -> Self {
+    Self(.readFailed, errno: error.errno, "reading \(what) failed: \(error.description)")
+  }
+
+  static func secureMemory(_ error: SecureMemoryError) -> Self {
+    Self(.secureMemoryFailed, errno: error.errno, error.description)
+  }
+
+  static func invalidSpecification(_ specification: String, _ why: String) -> Self {
+    Self(.invalidSpecification, "'\(specification)' is not a secret source: \(why)")
+  }
+
+  static func timedOut(_ what: String) -> Self {
+    Self(.timedOut, "timed out waiting for a line from \(what); nothing was taken")
+  }
+
+  /// "others", "its group", or "its group and others", for a permission message.
+  static func others(_ permissions: UInt32, writable: Bool) -> String {
+    let group = permissions & (writable ? 0o020 : 0o040) != 0
+    let others = permissions & (writable ? 0o002 : 0o004) != 0
+    switch (group, others) {
+    case (true, true): return "its group and others"
+    case (true, false): return "its group"
+    default: return "others"
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import SecureMemory
+import TestSupport
+import Testing
+import SecretSources
+
+@Suite("ChildProcess: a secret on a child's standard input")
+struct ChildProcessTests {
+  @Test("the child reads exactly the secret (and the newline when asked); its status comes back")
+  func handsOver() throws {
+    let directory = try SourceDirectory()
+    let out = directory.path + "/out"
+    let secret = try secureText("child pw")
+    let cat = ["sh", "-c", "cat > '\(out)'"]
+    #expect(try ChildProcess.run(cat, standardInput: secret) == .exited(0))
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "child pw")
+    #expect(try ChildProcess.run(cat, standardInput: secret, appendingNewline: true) == .exited(0))
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "child pw\n")
+    #expect(
+      try ChildProcess.run(["sh", "-c", "cat >/dev/null; exit 7"], standardInput: secret)
+        == .exited(7))
+    #expect(
+      try ChildProcess.run(["sh", "-c", "cat >/dev/null; kill -TERM $$"], standardInput: secret)
+        == .signalled(SIGTERM))
+  }
+
+  @Test("a program that is not there: notStarted, naming it")
+  func notFound() throws {
+    let secret = try SecureBuffer(capacity: 8)
+    let error = #expect(throws: ChildProcessError.self) {
+      _ = try ChildProcess.run(["sf-no-such-program"], standardInput: secret)
+    }
+    #expect(error?.code == .notStarted)
+    #expect(error?.errno == ENOENT)
+    #expect(error?.description.contains("sf-no-such-program") == true)
+  }
+
+  @Test("a child that stops reading: EPIPE is an error, and this process does not die of SIGPIPE")
+  func childStopsReading() async {
+    await #expect(processExitsWith: .success) {
+      signal(SIGPIPE, SIG_DFL)
+      // More than a pipe's buffer, so the write is still going when the child exits.
+      var secret = try! SecureBuffer(capacity: 1 << 20)
+      try! secret.append(count: 1 << 20) { $0.initializeMemory(as: UInt8.self, repeating: 0x61) }
+      let error = #expect(throws: ChildProcessError.self) {
+        _ = try ChildProcess.run(["true"], standardInput: secret)
+      }
+      #expect(error?.code == .inputNotRead)
+      #expect(error?.errno == EPIPE)
+      #expect(error?.termination == .exited(0))
+    }
+  }
+
+  @Test("control: a plain write into a pipe nobody reads does end the process by SIGPIPE")
+  func controlPlainWriteDies() async {
+    await #expect(processExitsWith: .signal(SIGPIPE)) {
+      signal(SIGPIPE, SIG_DFL)
+      var ends: [Int32] = [-1, -1]
+      _ = pipe(&ends)
+      close(ends[0])
+      var byte: UInt8 = 0x61
+      _ = write(ends[1], &byte, 1)
+    }
+  }
+}

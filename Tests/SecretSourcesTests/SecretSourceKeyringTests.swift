@@ -1,0 +1,123 @@
+import Glibc
+import SecureMemory
+import TestSupport
+import Testing
+import SecretSources
+
+/// A front end that cannot ask: obtaining from it fails with `promptFailed`,
+/// so a test sees whether the user was asked.
+let unreachablePrompt = SecretSource.asking(StubAsker(answer: nil))
+
+@Suite(
+  "SecretSource.keyring: the passphrase cached in the kernel keyring",
+  .enabled(if: KeyringOracle.isAvailable, "needs keyutils' keyctl and a user keyring"))
+struct SecretSourceKeyringTests {
+  @Test("firstAvailable([.keyring, .terminal]) takes what is cached, and asks only when nothing is")
+  func asksOnlyWhenNothingCached() throws {
+    let name = KeyringOracle.uniqueName("source")
+    defer { KeyringOracle.remove(name) }
+    let sources = [SecretSource.keyring(name: name), unreachablePrompt]
+
+    #expect(!SecretSource.keyring(name: name).isSet)
+    #expect(SecretSource.firstAvailable(sources) == unreachablePrompt)
+    #expect(Obtained(SecretSource.firstAvailable(sources)) == .failed(.promptFailed), "asked")
+
+    try #require(KeyringOracle.add(name, payload: Array("cached\0older".utf8)) != nil)
+    #expect(SecretSource.keyring(name: name).isSet)
+    #expect(SecretSource.firstAvailable(sources) == .keyring(name: name))
+    #expect(Obtained(SecretSource.firstAvailable(sources)) == .secret("cached"), "not asked")
+  }
+
+  @Test("the cached passphrase is read into the storage asked for: secret memory as the tools ask")
+  func readsIntoStorage() throws {
+    let name = KeyringOracle.uniqueName("source-storage")
+    defer { KeyringOracle.remove(name) }
+    try #require(KeyringOracle.add(name, payload: Array("cached".utf8)) != nil)
+    let secret = try SecretSource.keyring(name: name).obtain(
+      storage: .strongestAvailable, reportingWarnings: { _ in })
+    #expect(text(secret) == "cached")
+    #expect(secret.protection.storage == .secretMemory)
+    // Control: without a storage, sodium memory.
+    let plain = try SecretSource.keyring(name: name).obtain()
+    #expect(plain.protection.storage == .sodium)
+  }
+
+  @Test("keyring:NAME names the source; keyring: alone is refused")
+  func specification() throws {
+    #expect(try SecretSource(specification: "keyring:backup") == .keyring(name: "backup"))
+    #expect(throws: SecretSourceError.self) { try SecretSource(specification: "keyring:") }
+  }
+
+  @Test("nothing cached, an empty passphrase, one over 8 KiB: notSet, empty, tooLong")
+  func refusals() throws {
+    let name = KeyringOracle.uniqueName("source-bad")
+    defer { KeyringOracle.remove(name) }
+    #expect(Obtained(.keyring(name: name)) == .failed(.notSet))
+    try #require(KeyringOracle.add(name, payload: [0]) != nil)
+    #expect(Obtained(.keyring(name: name)) == .failed(.empty))
+    let long = [UInt8](repeating: 0x6C, count: SecretSource.maximumByteCount + 1)
+    try #require(KeyringOracle.add(name, payload: long) != nil)
+    #expect(Obtained(.keyring(name: name)) == .failed(.tooLong))
+  }
+
+  @Test("obtain(cachingUnder:) caches what another source gave, once; from the key itself, nothing")
+  func obtainCaching() throws {
+    let name = KeyringOracle.uniqueName("source-cache")
+    defer { KeyringOracle.remove(name) }
+    let piped = pipeHolding(Array("from a pipe\n".utf8))
+    defer { close(piped) }
+    let first = try SecretSource.descriptor(piped).obtain(cachingUnder: name, timeout: .seconds(60))
+    #expect(text(first) == "from a pipe")
+    #expect(KeyringOracle.payload(name) == Array("from a pipe".utf8))
+
+    let again = try SecretSource.firstAvailable([.keyring(name: name), unreachablePrompt])
+      .obtain(cachingUnder: name, timeout: .seconds(60))
+    #expect(text(again) == "from a pipe")
+    #expect(KeyringOracle.payload(name) == Array("from a pipe".utf8), "not stored twice")
+  }
+
+  @Test(
+    "a keyring a seccomp filter blocks: .keyring is not set, and caching is a warning, not a failure"
+  )
+  func unreachable() async {
+    await #expect(processExitsWith: .success) {
+      precondition(KeyringBlock.install(failingWith: EPERM), "seccomp filter refused")
+      let name = KeyringOracle.uniqueName("source-blocked")
+      #expect(!SecretSource.keyring(name: name).isSet)
+      #expect(
+        SecretSource.firstAvailable([.keyring(name: name), unreachablePrompt])
+          == unreachablePrompt)
+      let piped = pipeHolding(Array("still given\n".utf8))
+      var warnings: [SecretSourceWarning] = []
+      let secret = try! SecretSource.descriptor(piped).obtain(cachingUnder: name) {
+        warnings.append($0)
+      }
+      #expect(text(secret) == "still given")
+      #expect(warnings.map(\.code) == [.notCached])
+      #expect(warnings.first?.description.contains("cannot be reached") == true)
+    }
+  }
+}
+
+/// `.keyring` reads through ``KernelKeyring``, straight into secure memory.
+@Suite(
+  "Residue: SecretSource.keyring leaves no copy",
+  .enabled(if: KeyringOracle.isAvailable, "needs keyutils' keyctl and a user keyring"))
+struct SecretSourceKeyringResidueTests {
+  @Test("the keyring: one copy while held, none after")
+  func keyring() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      let name = KeyringOracle.uniqueName("source-residue")
+      defer { KeyringOracle.remove(name) }
+      do {
+        var stored = try! SecureBuffer(capacity: marker.count)
+        marker.masked.withUnsafeBytes { try! stored.append($0) }
+        stored.withUnsafeMutableBytes { marker.unmask(in: $0) }
+        try! KernelKeyring().store(stored, name: name, timeout: .seconds(30))
+        _ = consume stored
+      }
+      checkResidue(of: .keyring(name: name), marker)
+    }
+  }
+}
