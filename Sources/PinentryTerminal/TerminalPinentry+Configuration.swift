@@ -52,6 +52,30 @@ extension TerminalPinentry {
     return configuration
   }
 
+  /// The question for one `CONFIRM` or `MESSAGE`: the error, the title and
+  /// the description above a row of buttons: OK, then not-OK when the client
+  /// set one (`SETNOTOK`), then Cancel unless it is a message
+  /// (`CONFIRM --one-button`, `MESSAGE`).
+  ///
+  /// Pure: reads nothing but its arguments.
+  package static func confirmationPrompt(
+    for request: ConfirmRequest, terminalPath: String, locale: TerminalLocale
+  ) -> ConfirmationPrompt {
+    let text = [request.error, request.title, request.description].compactMap { $0 }
+      .joined(separator: "\n")
+    var prompt = ConfirmationPrompt(question: text)
+    var buttons = [ConfirmationButton(.yes, label: request.okLabel)]
+    if let notOk = request.notOkLabel { buttons.append(ConfirmationButton(.no, label: notOk)) }
+    if let cancel = request.cancelLabel {
+      buttons.append(ConfirmationButton(.cancel, label: cancel))
+    }
+    prompt.buttons = buttons
+    prompt.locale = locale
+    prompt.timeout = request.timeout
+    prompt.terminalPath = terminalPath
+    return prompt
+  }
+
   /// `first` and `second` on lines of their own, leaving out what is nil or
   /// empty; nil when both are.
   static func joinedLines(_ first: String?, _ second: String?) -> String? {

@@ -6,7 +6,8 @@ import SystemCalls
 
 /// The terminal user interface of `pinentry-secretfield`: asks for passphrases
 /// with ``SecretFieldTerminal/PasswordPrompt`` and confirmations with
-/// ``ConfirmDialog``, on the terminal the client named.
+/// ``SecretFieldTerminal/ConfirmationPrompt``'s buttons, on the terminal the
+/// client named.
 ///
 /// The terminal is the one `OPTION ttyname` named (gpg-agent passes the
 /// client's `GPG_TTY`), else `/dev/tty`; never the Assuan pipe, which is the
@@ -158,15 +159,14 @@ package struct TerminalPinentry: PinentryInterface {
       watch.disarm()
       Self.touch(request.environment.touchFile)
     }
-    let dialog = ConfirmDialog(
-      state: ConfirmDialogState(request: request, locale: locale), terminalPath: path,
-      timeout: request.timeout)
     do {
-      switch try dialog.run(reusing: resources) {
-      case .ok: return .confirmed
-      case .notOk: return .declined
-      case .cancel, .hungUp: return .cancelled
-      case .fullCancel: return .fullyCancelled
+      switch try Self.confirmationPrompt(for: request, terminalPath: path, locale: locale).run(
+        reusing: resources)
+      {
+      case .yes: return .confirmed
+      case .no: return .declined
+      case .cancelled(.interrupt): return .fullyCancelled
+      case .cancelled, .hungUp: return .cancelled
       case .timedOut: return .timedOut
       }
     } catch {

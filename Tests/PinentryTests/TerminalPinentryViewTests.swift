@@ -132,8 +132,15 @@ struct QualityMeterTests {
   }
 }
 
-@Suite("ConfirmDialogState: buttons, keys and answers of CONFIRM and MESSAGE")
-struct ConfirmDialogStateTests {
+@Suite("ConfirmationPrompt's buttons: keys and answers of CONFIRM and MESSAGE")
+struct ConfirmationButtonTests {
+  /// The button row the pinentry asks `request` with.
+  private func row(_ request: ConfirmRequest, _ locale: TerminalLocale) -> ConfirmationButtonRow {
+    let prompt = TerminalPinentry.confirmationPrompt(
+      for: request, terminalPath: "/dev/null", locale: locale)
+    return ConfirmationButtonRow(text: prompt.question, buttons: prompt.buttons, locale: locale)
+  }
+
   private func request(notOk: String? = nil, oneButton: Bool = false) -> ConfirmRequest {
     var settings = PinentrySettings()
     settings.error = "Careful"
@@ -145,45 +152,46 @@ struct ConfirmDialogStateTests {
 
   @Test("the texts above the buttons, the buttons in order, and the hint")
   func layout() {
-    let state = ConfirmDialogState(request: request(notOk: "_No"), locale: utf8)
+    let state = row(request(notOk: "_No"), utf8)
     #expect(state.textLines == ["Careful", "Do you trust", "this key?"])
-    #expect(state.buttons.map(\.button) == [.ok, .notOk, .cancel])
+    #expect(state.buttons.map(\.role) == [.yes, .no, .cancel])
     #expect(state.buttons.map(\.label) == ["Yes", "No", "Cancel"])
     #expect(state.hint == "Tab ← →: choose · Enter: select · Esc: Cancel")
     #expect(
       state.buttonLine(columns: 80) == "\u{1B}[7m[ Yes ]\u{1B}[0m   No     Cancel  ")
-    let message = ConfirmDialogState(request: request(oneButton: true), locale: ascii)
-    #expect(message.buttons.map(\.button) == [.ok])
+    let message = row(request(oneButton: true), ascii)
+    #expect(message.buttons.map(\.role) == [.yes])
     #expect(message.hint == "Enter: Yes")
   }
 
   struct KeyCase: CustomTestStringConvertible, Sendable {
     let name: String
     let keys: [KeyEvent]
-    let outcome: ConfirmDialogState.Outcome
+    let outcome: ConfirmationAnswer
     var testDescription: String { name }
   }
 
   @Test(
     "keys to answers",
     arguments: [
-      KeyCase(name: "Enter: OK", keys: [.submit], outcome: .ok),
-      KeyCase(name: "Tab Enter: not OK", keys: [.tab, .submit], outcome: .notOk),
+      KeyCase(name: "Enter: OK", keys: [.submit], outcome: .yes),
+      KeyCase(name: "Tab Enter: not OK", keys: [.tab, .submit], outcome: .no),
       KeyCase(
-        name: "Right Right Enter: Cancel", keys: [.moveRight, .moveRight, .submit], outcome: .cancel
-      ),
-      KeyCase(name: "Tab ×3 wraps to OK", keys: [.tab, .tab, .tab, .submit], outcome: .ok),
-      KeyCase(name: "Left wraps to Cancel", keys: [.moveLeft, .submit], outcome: .cancel),
-      KeyCase(name: "Esc: cancel", keys: [.tab, .escape], outcome: .cancel),
-      KeyCase(name: "^D: cancel", keys: [.endOfInput], outcome: .cancel),
-      KeyCase(name: "^C: full cancel", keys: [.tab, .cancel], outcome: .fullCancel),
+        name: "Right Right Enter: Cancel", keys: [.moveRight, .moveRight, .submit],
+        outcome: .cancelled(.escape)),
+      KeyCase(name: "Tab ×3 wraps to OK", keys: [.tab, .tab, .tab, .submit], outcome: .yes),
+      KeyCase(
+        name: "Left wraps to Cancel", keys: [.moveLeft, .submit], outcome: .cancelled(.escape)),
+      KeyCase(name: "Esc: cancel", keys: [.tab, .escape], outcome: .cancelled(.escape)),
+      KeyCase(name: "^D: cancel", keys: [.endOfInput], outcome: .cancelled(.endOfInput)),
+      KeyCase(name: "^C: full cancel", keys: [.tab, .cancel], outcome: .cancelled(.interrupt)),
       KeyCase(
         name: "text and unknown keys change nothing",
-        keys: [.text, .unknownSequence, .deleteBackward, .submit], outcome: .ok),
+        keys: [.text, .unknownSequence, .deleteBackward, .submit], outcome: .yes),
     ])
   func keys(_ example: KeyCase) {
-    var state = ConfirmDialogState(request: request(notOk: "_No"), locale: utf8)
-    var outcome: ConfirmDialogState.Outcome?
+    var state = row(request(notOk: "_No"), utf8)
+    var outcome: ConfirmationAnswer?
     for key in example.keys {
       if case .end(let end) = state.handle(key) {
         outcome = end
@@ -195,7 +203,7 @@ struct ConfirmDialogStateTests {
 
   @Test("after Enter, the pressed button is drawn in brackets without highlight")
   func pressedLine() {
-    var state = ConfirmDialogState(request: request(notOk: "_No"), locale: utf8)
+    var state = row(request(notOk: "_No"), utf8)
     _ = state.handle(.tab)
     _ = state.handle(.submit)
     #expect(state.buttonLine(columns: 80, isActive: false) == "  Yes   [ No ]   Cancel  ")
@@ -206,7 +214,7 @@ struct ConfirmDialogStateTests {
     var settings = PinentrySettings()
     settings.description = "evil\u{1B}[2Jtext"
     settings.okLabel = "O\u{07}K"
-    let state = ConfirmDialogState(request: settings.confirmRequest(oneButton: true), locale: utf8)
+    let state = row(settings.confirmRequest(oneButton: true), utf8)
     #expect(state.textLines == ["evil?[2Jtext"])
     #expect(state.buttons[0].label == "O?K")
   }
@@ -216,7 +224,7 @@ struct ConfirmDialogStateTests {
     var settings = PinentrySettings()
     settings.okLabel = String(repeating: "a", count: 60)
     settings.cancelLabel = String(repeating: "b", count: 60)
-    let state = ConfirmDialogState(request: settings.confirmRequest(oneButton: false), locale: utf8)
+    let state = row(settings.confirmRequest(oneButton: false), utf8)
     let line = state.buttonLine(columns: 40, isActive: false)
     #expect(line.count <= 39, "\(line.count): \(line)")
   }

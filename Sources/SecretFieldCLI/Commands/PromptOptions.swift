@@ -1,4 +1,4 @@
-package import SecretFieldTerminal
+import SecretFieldTerminal
 package import SecretSources
 
 /// The options of every command that asks for a password: where the password

@@ -81,30 +81,36 @@ public struct PasswordPrompt: Sendable {
     withdrawal: PromptWithdrawal? = nil,
     reusing resources: PromptResources? = nil
   ) throws(PromptError) -> PromptResult {
-    var terminal = try TerminalDevice(path: configuration.terminalPath)
     let decoderConfiguration = Self.decoderConfiguration(for: configuration)
-    guard let resources else {
-      // The relay first: a signal that comes once raw mode is on must find it.
-      let relay = try SignalRelay()
-      var decoder: KeyDecoder? = nil
-      var field: SecretFieldState? = nil
-      return try run(
-        terminal: &terminal, relay: relay, decoder: &decoder, field: &field,
-        decoderConfiguration: decoderConfiguration, pausesRelay: false,
-        annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal)
-    }
-    var decoder: KeyDecoder? = try resources.takeDecoder(for: decoderConfiguration)
-    var field = resources.takeField(for: configuration)
-    resources.relay.resumeRelaying()
+    let setup = TerminalSession.Setup(
+      terminalPath: configuration.terminalPath, features: configuration.terminalFeatures,
+      decoderConfiguration: decoderConfiguration, resources: resources)
+    var field: SecretFieldState? = nil
     defer {
-      if let kept = decoder.take(), let keptField = field.take() {
-        resources.keep(decoder: kept, field: keptField, storage: configuration.storage)
+      if let resources, let kept = field.take() {
+        resources.keep(field: kept, storage: configuration.storage)
       }
     }
-    return try run(
-      terminal: &terminal, relay: resources.relay, decoder: &decoder, field: &field,
-      decoderConfiguration: decoderConfiguration, pausesRelay: true,
-      annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal)
+    return try TerminalSession.run(
+      setup,
+      makeDecoder: { () throws(PromptError) -> KeyDecoder in
+        if let resources {
+          field = resources.takeField(for: configuration)
+          return try resources.takeDecoder(for: decoderConfiguration)
+        }
+        // The decoder's input and the field's text share one region, so
+        // a key's edit opens one window (see `PromptBuffers`).
+        var decoder: KeyDecoder? = nil
+        try PromptBuffers.make(
+          configuration: configuration, decoderConfiguration: decoderConfiguration,
+          decoder: &decoder, field: &field)
+        return decoder.take()!
+      }
+    ) { terminal, relay, decoder, fatal throws(PromptError) in
+      try ask(
+        terminal: &terminal, relay: relay, decoder: &decoder, field: &field, fatal: &fatal,
+        annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal)
+    }
   }
 
   /// The decoder's limits for a prompt of `configuration`.
@@ -118,62 +124,19 @@ public struct PasswordPrompt: Sendable {
     return decoderConfiguration
   }
 
-  /// The prompt, on a relay that is relaying: `decoder` and `field` are used
-  /// when given (else made) and left in place, wiped, for the caller to keep.
-  /// With `pausesRelay` the relay is paused once the terminal is restored and
-  /// before the last look at its pipe, so no signal falls between the two.
-  private func run(
-    terminal: inout TerminalDevice, relay: borrowing SignalRelay,
-    decoder keptDecoder: inout KeyDecoder?,
-    field: inout SecretFieldState?, decoderConfiguration: KeyDecoder.Configuration,
-    pausesRelay: Bool,
+  /// The prompt on a session's terminal: `field` is used when given (else
+  /// made) and left in place, wiped, for the caller to keep; a fatal signal
+  /// seen while waiting for the terminal's late replies goes to `fatal`.
+  private func ask(
+    terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
+    field: inout SecretFieldState?, fatal: inout TerminalSignal?,
     annotate: ((borrowing SecretFieldState) -> String?)?, afterFirstDraw: (() -> Void)?,
     withdrawal: PromptWithdrawal?
   ) throws(PromptError) -> PromptResult {
     let locale = configuration.locale ?? .current
-    func restore(_ terminal: inout TerminalDevice) {
-      terminal.restoreModes()
-      if pausesRelay {
-        relay.pauseRelaying()
-        Self.dieOfLateSignal(relay)
-      }
-    }
-    do {
-      try Self.enterRawMode(&terminal, features: configuration.terminalFeatures, relay: relay)
-    } catch {
-      restore(&terminal)
-      throw error
-    }
-    if keptDecoder == nil && field == nil {
-      do {
-        try PromptBuffers.make(
-          configuration: configuration, decoderConfiguration: decoderConfiguration,
-          decoder: &keptDecoder, field: &field)
-      } catch {
-        restore(&terminal)
-        throw error
-      }
-    }
-    // Should either throw, dropping the terminal restores its modes.
-    var decoder: KeyDecoder
-    if let kept = keptDecoder.take() {
-      decoder = kept
-    } else {
-      do { decoder = try KeyDecoder(configuration: decoderConfiguration) } catch {
-        restore(&terminal)
-        throw error
-      }
-    }
-    var loop: PromptLoop
-    do {
-      loop = try PromptLoop(
-        configuration: configuration, locale: locale, terminal: terminal,
-        annotates: annotate != nil, field: field.take())
-    } catch {
-      keptDecoder = consume decoder
-      restore(&terminal)
-      throw error
-    }
+    var loop = try PromptLoop(
+      configuration: configuration, locale: locale, terminal: terminal,
+      annotates: annotate != nil, field: field.take())
     loop.looksForRecorderAfterFirstDraw =
       configuration.detectsRecording && !configuration.isCaptured
     loop.afterFirstDraw = afterFirstDraw
@@ -186,59 +149,11 @@ public struct PasswordPrompt: Sendable {
     } catch {
       loop.abandon()
       field = loop.takeField()
-      decoder.reset()
-      keptDecoder = consume decoder
-      restore(&terminal)
       throw error
     }
     // A failure here leaves at worst a late reply unread: the result stands.
-    let fatal = try? loop.awaitHandshakeReplies(
-      terminal: &terminal, relay: relay, decoder: &decoder)
+    fatal = try? loop.awaitHandshakeReplies(terminal: &terminal, relay: relay, decoder: &decoder)
     field = loop.takeField()
-    decoder.reset()
-    keptDecoder = consume decoder
-    terminal.restoreModes()
-    if pausesRelay { relay.pauseRelaying() }
-    if let fatal { Self.die(by: fatal, relay: relay) }
-    Self.dieOfLateSignal(relay)
     return result
-  }
-
-  /// Enters raw mode. Started in the background (`secretfield prompt &`), it
-  /// stops the job by `SIGTTOU`, as the terminal stops a background job that
-  /// changes its modes (the relay caught the terminal's own `SIGTTOU`), and
-  /// tries again once `fg` continued it.
-  static func enterRawMode(
-    _ terminal: inout TerminalDevice, features: TerminalFeatures, relay: borrowing SignalRelay
-  ) throws(PromptError) {
-    do {
-      try terminal.enterRawMode(features: features)
-      return
-    } catch {
-      guard !terminal.isForeground else { throw error }
-    }
-    dieOfLateSignal(relay)
-    // The whole job, so the shell sees it stopped and `fg` continues it; the
-    // relay catches this process's copy, which then stops by its own.
-    Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
-    relay.stop(by: .backgroundWrite)
-    dieOfLateSignal(relay)
-    // Still in the background (an orphaned group discards the stop): give up.
-    try terminal.enterRawMode(features: features)
-  }
-
-  /// Dies by `signal` (a fatal one the loop saw last), through a borrowed
-  /// relay: no noncopyable value of the caller's is alive at the call that
-  /// never returns.
-  static func die(by signal: TerminalSignal?, relay: borrowing SignalRelay) {
-    if let signal { relay.dieBy(signal) }
-  }
-
-  /// A fatal signal that came while the modes were restored still ends the
-  /// process, as it would have a moment earlier.
-  static func dieOfLateSignal(_ relay: borrowing SignalRelay) {
-    for signal in relay.pendingSignals() where signal.response == .die {
-      relay.dieBy(signal)
-    }
   }
 }

@@ -72,7 +72,7 @@ public final class PromptResources {
     relay.resumeRelaying()
     defer {
       relay.pauseRelaying()
-      PasswordPrompt.dieOfLateSignal(relay)
+      TerminalSession.dieOfLateSignal(relay)
     }
     return try body(relay)
   }
@@ -99,16 +99,18 @@ public final class PromptResources {
     return field.take()
   }
 
-  /// Keeps `decoder` and `field` (in `storage`) for the next prompt; the
-  /// prompt wiped both before it handed them back (`KeyDecoder/reset()`,
-  /// `SecretFieldState/clear()`: every byte of each buffer's capacity).
-  func keep(
-    decoder kept: consuming KeyDecoder, field keptField: consuming SecretFieldState,
-    storage: SecureStorage
-  ) {
+  /// Keeps `decoder` for the next session; the session wiped it before it
+  /// handed it back (`KeyDecoder/reset()`).
+  func keep(decoder kept: consuming KeyDecoder) {
+    decoder = consume kept
+  }
+
+  /// Keeps `field` (in `storage`) for the next prompt; the prompt wiped it
+  /// before it handed it back (`SecretFieldState/clear()`: every byte of its
+  /// buffer's capacity).
+  func keep(field keptField: consuming SecretFieldState, storage: SecureStorage) {
     fieldLimits = keptField.limits
     fieldStorage = storage
-    decoder = consume kept
     field = consume keptField
   }
 }

@@ -1,52 +1,13 @@
-package import Pinentry
-package import SecretFieldTerminal
-
-/// A confirmation or message on the terminal, without the terminal: its texts,
-/// its buttons, which one is selected, and what a key does.
+/// A ``ConfirmationPrompt`` with buttons, without the terminal: its texts, its
+/// buttons, which one is selected, and what a key does.
 ///
-/// The buttons are OK, then not-OK when the client set one (`SETNOTOK`), then
-/// Cancel unless it is a message (`CONFIRM --one-button`, `MESSAGE`). OK is
-/// selected at first. Keys: Tab and Right select the next button, Left the one
-/// before (both wrap); Enter presses the selected one; Esc and ^D cancel; ^C
-/// cancels fully (pinentry's "fully cancelled": the connection closes); ^L
-/// draws the dialog again. Other keys change nothing.
+/// The first button is selected at first. Keys: Tab and Right select the next
+/// button, Left the one before (both wrap); Enter presses the selected one;
+/// Esc and ^D cancel; ^C cancels as an interrupt (a pinentry's "fully
+/// cancelled"); ^L draws the dialog again. Other keys change nothing.
 ///
-/// Pure: no I/O and no clock. ``ConfirmDialog`` runs it on a terminal.
-package struct ConfirmDialogState: Sendable, Hashable {
-  /// A button and the answer it gives.
-  package enum Button: Sendable, Hashable {
-    /// Confirms: `OK`.
-    case ok
-    /// Declines without cancelling (`SETNOTOK`): `ERR 83886194`.
-    case notOk
-    /// Cancels: `ERR 83886179`.
-    case cancel
-  }
-
-  /// A button as shown: what it answers and its label.
-  package struct Choice: Sendable, Hashable {
-    /// What pressing it answers.
-    package var button: Button
-    /// Its label, cleaned of control characters.
-    package var label: String
-  }
-
-  /// How the dialog ended.
-  package enum Outcome: Sendable, Hashable {
-    /// OK was pressed.
-    case ok
-    /// The not-OK button was pressed.
-    case notOk
-    /// Cancel was pressed, or Esc or ^D.
-    case cancel
-    /// ^C.
-    case fullCancel
-    /// The request's timeout ran out.
-    case timedOut
-    /// The terminal went away.
-    case hungUp
-  }
-
+/// Pure: no I/O and no clock.
+package struct ConfirmationButtonRow: Sendable, Hashable {
   /// What the dialog should do after a key.
   package enum Reaction: Sendable, Hashable {
     /// Nothing changed.
@@ -55,15 +16,14 @@ package struct ConfirmDialogState: Sendable, Hashable {
     case redrawButtons
     /// Draw everything again.
     case redrawAll
-    /// The dialog ends so.
-    case end(Outcome)
+    /// The dialog ends with this answer.
+    case end(ConfirmationAnswer)
   }
 
-  /// The lines above the buttons: the error, the title, the description, each
-  /// cleaned of control characters.
+  /// The lines above the buttons, each cleaned of control characters.
   package let textLines: [String]
-  /// The buttons and their labels, in order.
-  package let buttons: [Choice]
+  /// The buttons, their labels cleaned of control characters, in order.
+  package let buttons: [ConfirmationButton]
   /// The index of the selected button.
   package private(set) var selected = 0
   /// The button Enter pressed, once it did.
@@ -71,36 +31,34 @@ package struct ConfirmDialogState: Sendable, Hashable {
   /// The dim line under the buttons that names the keys.
   package let hint: String
 
-  /// The dialog for `request`, worded for a terminal of `locale`.
-  package init(request: ConfirmRequest, locale: TerminalLocale) {
-    var lines: [String] = []
-    for text in [request.error, request.title, request.description].compactMap({ $0 }) {
-      lines += text.split(separator: "\n", omittingEmptySubsequences: false).map {
+  /// The dialog of `text` (its lines above the buttons) and `buttons`, worded
+  /// for a terminal of `locale`.
+  ///
+  /// - Precondition: `buttons` is not empty.
+  package init(text: String, buttons: [ConfirmationButton], locale: TerminalLocale) {
+    precondition(!buttons.isEmpty, "a confirmation with buttons needs at least one")
+    textLines =
+      text.isEmpty
+      ? []
+      : text.split(separator: "\n", omittingEmptySubsequences: false).map {
         Self.sanitized(String($0))
       }
-    }
-    textLines = lines
-    var buttons = [Choice(button: .ok, label: Self.sanitized(request.okLabel))]
-    if let notOk = request.notOkLabel {
-      buttons.append(Choice(button: .notOk, label: Self.sanitized(notOk)))
-    }
-    if let cancel = request.cancelLabel {
-      buttons.append(Choice(button: .cancel, label: Self.sanitized(cancel)))
-    }
-    self.buttons = buttons
+    self.buttons = buttons.map { ConfirmationButton($0.role, label: Self.sanitized($0.label)) }
     let separator = locale.isUTF8 ? " \u{00B7} " : " | "
     if buttons.count == 1 {
-      hint = "Enter: " + buttons[0].label
+      hint = "Enter: " + self.buttons[0].label
     } else {
       let arrows = locale.isUTF8 ? "Tab \u{2190} \u{2192}" : "Tab, Left, Right"
       var parts = [arrows + ": choose", "Enter: select"]
-      if let cancel = request.cancelLabel { parts.append("Esc: " + Self.sanitized(cancel)) }
+      if let cancel = self.buttons.first(where: { $0.role == .cancel }) {
+        parts.append("Esc: " + cancel.label)
+      }
       hint = parts.joined(separator: separator)
     }
   }
 
   /// The selected button.
-  package var selectedButton: Button { buttons[selected].button }
+  package var selectedButton: ConfirmationButton.Role { buttons[selected].role }
 
   /// Applies one key.
   package mutating func handle(_ event: KeyEvent) -> Reaction {
@@ -108,14 +66,16 @@ package struct ConfirmDialogState: Sendable, Hashable {
     case .submit:
       pressed = selected
       switch selectedButton {
-      case .ok: return .end(.ok)
-      case .notOk: return .end(.notOk)
-      case .cancel: return .end(.cancel)
+      case .yes: return .end(.yes)
+      case .no: return .end(.no)
+      case .cancel: return .end(.cancelled(.escape))
       }
-    case .escape, .endOfInput:
-      return .end(.cancel)
+    case .escape:
+      return .end(.cancelled(.escape))
+    case .endOfInput:
+      return .end(.cancelled(.endOfInput))
     case .cancel:
-      return .end(.fullCancel)
+      return .end(.cancelled(.interrupt))
     case .tab, .moveRight:
       guard buttons.count > 1 else { return .none }
       selected = (selected + 1) % buttons.count
