@@ -2,10 +2,10 @@ import SecretField
 import SecretFieldTerminal
 import Testing
 
-/// The prompt writes a masked key's glyph as soon as the key is decoded
-/// (`PromptLoop.echoEarly`), then tells the renderer it did; the frame after
-/// the edit must then draw nothing for that key, and the screen must be the
-/// one a full frame would have left.
+/// The prompt writes a masked key's glyph as soon as the key is decoded, as
+/// the renderer's `earlyEcho(of:payload:before:)` says, which records it; the
+/// frame after the edit must then draw nothing for that key, and the screen
+/// must be the one a full frame would have left.
 @Suite("An early echo leaves the screen as a frame would, and the frame draws nothing again")
 struct EarlyEchoTests {
   /// Types `text` through frames, then one key echoed early: the glyph written
@@ -20,8 +20,16 @@ struct EarlyEchoTests {
     }
     let before = driver.editor.field.count
     #expect(driver.renderer.canAppendMask(after: before))
-    driver.screen.write(String(decoding: driver.renderer.maskGlyphBytes, as: UTF8.self))
-    if noting { driver.renderer.noteAppendedMask(at: before) }
+    if noting {
+      let glyph = Array(key.utf8).withUnsafeBytes {
+        driver.renderer.earlyEcho(of: .text, payload: $0, before: driver.editor.field)
+      }
+      #expect(glyph != nil)
+      driver.screen.write(String(decoding: glyph ?? [], as: UTF8.self))
+    } else {
+      // The glyph on the screen, but the renderer not told.
+      driver.screen.write("•")
+    }
     driver.type(key)
     return driver.draw()
   }
@@ -43,7 +51,7 @@ struct EarlyEchoTests {
     #expect(early.screen.line(0) == "Password: •••••••")
   }
 
-  @Test("control: without the note, the frame draws the glyph again")
+  @Test("control: a glyph the renderer was not told of is drawn again by the frame")
   func withoutNote() throws {
     var driver = try PromptDriver()
     let operations = Self.echoEarly(after: "hunter", key: "2", noting: false, into: &driver)
@@ -62,6 +70,37 @@ struct EarlyEchoTests {
     driver.type("i")
     driver.draw()
     #expect(!driver.renderer.canAppendMask(after: 9))
+  }
+
+  @Test("an early echo the edit did not follow: the frame draws the line again, as it is")
+  func echoNotFollowed() throws {
+    var driver = try PromptDriver()
+    for character in "abc" {
+      driver.type(String(character))
+      driver.draw()
+    }
+    let glyph = Array("d".utf8).withUnsafeBytes {
+      driver.renderer.earlyEcho(of: .text, payload: $0, before: driver.editor.field)
+    }
+    driver.screen.write(String(decoding: glyph ?? [], as: UTF8.self))
+    #expect(driver.screen.line(0) == "Password: ••••")
+    // No edit came (as if the field had refused the key): the frame must take
+    // the glyph back off the screen.
+    driver.draw()
+    #expect(driver.screen.line(0) == "Password: •••")
+  }
+
+  @Test("no early echo for a key that is not one printable ASCII byte")
+  func notPrintable() throws {
+    var driver = try PromptDriver()
+    driver.type("a")
+    driver.draw()
+    for bytes: [UInt8] in [[0x7F], [0x1B], [0xC3, 0xA9], [0x61, 0x62]] {
+      let glyph = bytes.withUnsafeBytes {
+        driver.renderer.earlyEcho(of: .text, payload: $0, before: driver.editor.field)
+      }
+      #expect(glyph == nil, "\(bytes)")
+    }
   }
 
   @Test("no early echo with the caret inside the text, after a resize, or on a new entry")

@@ -54,9 +54,6 @@ struct PromptLoop: ~Copyable {
   var withdrawal: PromptWithdrawal?
   /// The caller's annotation of each edit, for the entry being run.
   var annotate: ((borrowing SecretFieldState) -> String?)?
-  /// The mask glyph's bytes, written by an early echo
-  /// (``echoEarly(_:payload:)``).
-  let maskGlyphBytes: [UInt8]
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -75,7 +72,6 @@ struct PromptLoop: ~Copyable {
     columns = terminal.size?.columns ?? 80
     rows = terminal.size?.rows
     handshake = KeyboardProtocolHandshake(replyTimeout: configuration.terminalReplyTimeout)
-    maskGlyphBytes = renderer.maskGlyphBytes
   }
 
   /// How one entry ended.
@@ -348,40 +344,19 @@ struct PromptLoop: ~Copyable {
 
   // MARK: The early echo
 
-  /// Whether a printable ASCII key typed now is sure to be taken by the field
-  /// as one more character at the end, shown as one more mask glyph where the
-  /// cursor is: the field is masked in ``ObfuscationMode/hidden`` mode (no
-  /// character shows as last typed), the caret is at the end with nothing
-  /// selected, the field is below both limits, every character in it is one
-  /// byte (so its last one is ASCII, after which an ASCII character always
-  /// starts a new one: no prepended mark can join them), and the renderer can
-  /// append a glyph to the line as drawn.
-  ///
-  /// - Complexity: O(1); reads no secret byte.
-  func canEchoNextKeyEarly() -> Bool {
-    let count = editor.field.count
-    let utf8Count = editor.field.utf8Count
-    let limits = editor.field.limits
-    return !isWaitingForForeground && editor.field.obfuscationMode == .hidden
-      && editor.field.selection.isEmpty && editor.field.caret == count
-      && utf8Count == count && count < limits.maxCharacters && utf8Count < limits.maxBytes
-      && renderer.canAppendMask(after: count)
-  }
-
-  /// Writes the mask glyph for `event` at once when it is one printable ASCII
-  /// byte and ``canEchoNextKeyEarly()`` holds, so the echo does not wait for
-  /// the field's edit, the window's close and the frame; returns whether it
-  /// wrote it.
-  ///
-  /// Reads the one byte of `payload` (a secret) to see that it is printable,
-  /// as the decoder did before it.
-  mutating func echoEarly(_ event: KeyEvent, payload: UnsafeRawBufferPointer) -> Bool {
-    guard case .text = event, payload.count == 1, payload[0] >= 0x20, payload[0] < 0x7F,
-      canEchoNextKeyEarly()
-    else { return false }
-    // A failed write is left to the frame, which writes the glyph again and
+  /// Writes the glyph of a masked key at once when the renderer says the key
+  /// is sure to show as one more glyph at the cursor
+  /// (``PromptRenderer/earlyEcho(of:payload:before:)``), so the echo does not
+  /// wait for the field's edit, the window's close and the frame.
+  mutating func echoEarly(_ event: KeyEvent, payload: UnsafeRawBufferPointer) {
+    guard !isWaitingForForeground,
+      let glyph = renderer.earlyEcho(of: event, payload: payload, before: editor.field)
+    else { return }
+    // A failed write is left to the frame, which draws the line again and
     // reports the error.
-    return maskGlyphBytes.withUnsafeBytes { Platform.writeAll(writer.descriptor, $0) } == nil
+    if glyph.withUnsafeBytes({ Platform.writeAll(writer.descriptor, $0) }) != nil {
+      renderer.invalidate()
+    }
   }
 
   /// Ends the entry on the screen: masked, status lines erased, cursor below.
@@ -485,19 +460,8 @@ extension PromptLoop: TerminalEventHandler {
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
     terminal: inout TerminalDevice
   ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
-    let echoedEarly = echoEarly(event, payload: payload)
-    let countBefore = editor.field.count
+    echoEarly(event, payload: payload)
     let reaction = editor.handle(event, payload: payload, at: now)
-    if echoedEarly {
-      if reaction.outcome == nil && !reaction.ringsBell
-        && editor.field.count == countBefore + 1 && editor.field.caret == editor.field.count
-      {
-        renderer.noteAppendedMask(at: countBefore)
-      } else {
-        // Not what the glyph showed: the next frame draws the whole line.
-        renderer.invalidate()
-      }
-    }
     if let end = try take(reaction, terminal: &terminal) { return .end(end) }
     return .redraw
   }

@@ -1,8 +1,42 @@
-import SecretField
+package import SecretField
 
 extension PromptRenderer {
-  /// The mask glyph's bytes, for an echo written before the frame is drawn.
-  public var maskGlyphBytes: [UInt8] { Array(maskGlyph.utf8) }
+  /// The bytes to write at once for a key `field` is about to take, before its
+  /// edit, the window's close and the frame; nil when the key must wait for
+  /// the frame. When it returns bytes, the renderer counts them as drawn: the
+  /// next frame draws nothing again for the key, or, if the edit did not add
+  /// exactly that character, draws the line again. A caller that could not
+  /// write them calls ``invalidate()``.
+  ///
+  /// The key qualifies when it is one printable ASCII byte and one more glyph
+  /// at the cursor is sure to be what the field shows: the field is masked in
+  /// ``SecretField/ObfuscationMode/hidden`` mode (no character shows as last
+  /// typed), the caret is at the end with nothing selected, the field is below
+  /// both limits, every character in it is one byte (so its last one is
+  /// ASCII, after which an ASCII character always starts a new one: no
+  /// prepended mark can join them), and the line as drawn has room for one
+  /// more glyph.
+  ///
+  /// Reads the one byte of `payload` (a secret) to see that it is printable,
+  /// as the decoder did before it.
+  ///
+  /// - Complexity: O(1); allocates nothing.
+  package mutating func earlyEcho(
+    of event: KeyEvent, payload: UnsafeRawBufferPointer, before field: borrowing SecretFieldState
+  ) -> [UInt8]? {
+    guard case .text = event, payload.count == 1, payload[0] >= 0x20, payload[0] < 0x7F
+    else { return nil }
+    let count = field.count
+    let utf8Count = field.utf8Count
+    let limits = field.limits
+    guard field.obfuscationMode == .hidden, field.selection.isEmpty, field.caret == count,
+      utf8Count == count, count < limits.maxCharacters, utf8Count < limits.maxBytes,
+      canAppendMask(after: count)
+    else { return nil }
+    noteAppendedMask(at: count)
+    echoedEarly = true
+    return maskGlyphBytes
+  }
 
   /// Whether one more masked character typed at the end of `characterCount`
   /// characters shows as exactly the mask glyph written where the cursor is:
@@ -11,7 +45,7 @@ extension PromptRenderer {
   /// more glyph without scrolling.
   ///
   /// - Complexity: O(1); reads no secret.
-  public func canAppendMask(after characterCount: Int) -> Bool {
+  package func canAppendMask(after characterCount: Int) -> Bool {
     guard echoes, hasPrevious, previous.isValid, !startsOnFreshLine else { return false }
     // By index, as below: `last` and `map` allocate in a debug build.
     let cellCount = previous.cells.count
@@ -26,7 +60,7 @@ extension PromptRenderer {
   /// was written where the cursor was (``canAppendMask(after:)`` said it
   /// could be): the last frame now shows it, so the next frame draws no cell
   /// again for it.
-  public mutating func noteAppendedMask(at index: Int) {
+  mutating func noteAppendedMask(at index: Int) {
     if previous.cells.count == previous.cells.capacity {
       // The spare frame grows with it: the next full frame is laid out there,
       // and would otherwise grow it again from what it last held.

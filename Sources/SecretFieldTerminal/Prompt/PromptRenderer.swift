@@ -39,6 +39,11 @@ public struct PromptRenderer: Sendable {
   /// The glyph of a masked character, and the columns it takes.
   let maskGlyph: String
   let maskColumns: Int
+  /// The mask glyph's bytes, for an early echo (``earlyEcho(of:payload:before:)``).
+  let maskGlyphBytes: [UInt8]
+  /// An early echo wrote a glyph since the last frame: that frame checks
+  /// the edit added the character it showed, else draws the line again.
+  var echoedEarly = false
   /// Drawn before a revealed character with no width of its own.
   let placeholder: String
   /// The status lines made room for under the field.
@@ -80,6 +85,7 @@ public struct PromptRenderer: Sendable {
       maskGlyph = ""
     }
     maskColumns = max(1, DisplayText.columns(of: maskGlyph))
+    maskGlyphBytes = Array(maskGlyph.utf8)
     placeholder = locale.isUTF8 ? "\u{25CC}" : "?"
     reservedLines = max(0, statusLineCapacity)
   }
@@ -173,7 +179,14 @@ public struct PromptRenderer: Sendable {
     output.removeAll()
     let capacity = rows.map { min(reservedLines, max(0, $0 - 1)) } ?? reservedLines
     let shownStatus = shownStatusLines(status, capacity, columns)
-    if !redrawingAll, let appended = masksAppended(line, cellColumns, shownStatus, columns) {
+    let appended = redrawingAll ? nil : masksAppended(line, cellColumns, shownStatus, columns)
+    if echoedEarly {
+      // The glyph written early is on the screen; unless the edit added just
+      // that character, redraw the region where it is.
+      echoedEarly = false
+      if appended != 0 { invalidate() }
+    }
+    if let appended {
       if appended == 1 {
         output.append(maskGlyph)
         noteAppendedMask(at: line.cells.count - 1)
