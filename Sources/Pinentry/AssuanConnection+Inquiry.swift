@@ -1,7 +1,7 @@
-public import SecureMemory
+package import SecureMemory
 
 /// The client's answer to an `INQUIRE`.
-public enum InquiryAnswer: ~Copyable {
+package enum InquiryAnswer: ~Copyable {
   /// The data of the client's `D` lines, percent-decoded into secure memory,
   /// ended by `END`. Empty when the client sent `END` alone.
   case data(SecureBuffer)
@@ -25,7 +25,7 @@ extension AssuanConnection {
   ///   - maximumDataCount: the most decoded bytes the answer may carry; a
   ///     longer answer is read to its end and reported as cancelled.
   /// - Throws: ``PinentryError`` when reading or writing fails.
-  public func inquire(
+  package func inquire(
     _ keyword: String, arguments: String? = nil, maximumDataCount: Int = 4096
   ) throws(PinentryError) -> InquiryAnswer {
     try send(.inquire(keyword, arguments))
@@ -41,7 +41,7 @@ extension AssuanConnection {
   /// `(1000 - 10 - keyword.utf8.count) / 3` bytes can be sent.
   ///
   /// - Throws: ``PinentryError`` when reading or writing fails.
-  public func inquire(
+  package func inquire(
     _ keyword: String, secretArgument secret: borrowing SecureBuffer,
     range secretRange: Range<Int>? = nil, maximumDataCount: Int = 4096
   ) throws(PinentryError) -> InquiryAnswer {

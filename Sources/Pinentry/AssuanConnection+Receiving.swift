@@ -1,7 +1,7 @@
 import SecureMemory
 
 /// What the client sent next.
-public enum AssuanInput: Sendable, Hashable {
+package enum AssuanInput: Sendable, Hashable {
   /// A request line.
   case line(AssuanLine)
   /// A line that cannot be served, to be answered with this error: one over
@@ -26,7 +26,7 @@ extension AssuanConnection {
   /// once: the client gets one answer for it and the connection stays usable.
   ///
   /// - Throws: ``PinentryError`` when `read(2)` fails.
-  public func receive() throws(PinentryError) -> AssuanInput {
+  package func receive() throws(PinentryError) -> AssuanInput {
     let event = try withNextLine { line in
       Result { () throws(AssuanError) in try AssuanLine(parsing: line) }
     }

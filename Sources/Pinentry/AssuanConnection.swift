@@ -1,4 +1,4 @@
-public import SecureMemory
+package import SecureMemory
 
 /// The server end of an Assuan connection over two file descriptors: requests
 /// come in on one, responses go out on the other.
@@ -24,11 +24,11 @@ public import SecureMemory
 /// A class, so that a ``PassphraseQuality`` handed to the user interface in the
 /// middle of `GETPIN` can send an inquiry on the same connection while the
 /// session waits for the interface to return.
-public final class AssuanConnection {
+package final class AssuanConnection {
   /// The descriptor requests are read from (stdin for gpg-agent's pinentry).
-  public let input: Int32
+  package let input: Int32
   /// The descriptor responses are written to (stdout for gpg-agent's pinentry).
-  public let output: Int32
+  package let output: Int32
 
   /// Bytes read and not yet handed out as lines.
   var incoming: SecureBuffer
@@ -37,7 +37,7 @@ public final class AssuanConnection {
   /// True while the rest of an overlong line is being thrown away.
   var isDiscardingLine = false
   /// True once the client closed its end.
-  public internal(set) var isAtEndOfInput = false
+  package internal(set) var isAtEndOfInput = false
   /// A failure an inquiry met while the user interface was in control; the
   /// session reports it when the interface returns.
   var deferredFailure: PinentryError?
@@ -47,7 +47,7 @@ public final class AssuanConnection {
   var isServingPinRequest = false
 
   /// Which memory the connection's buffers, and each inquiry's answer, are in.
-  public let storage: SecureStorage
+  package let storage: SecureStorage
 
   /// How many bytes one `read(2)` asks for.
   static let readSize = 1024
@@ -58,7 +58,7 @@ public final class AssuanConnection {
   ///
   /// - Throws: ``PinentryError`` when the two buffers cannot be had in secure
   ///   memory.
-  public init(
+  package init(
     input: Int32, output: Int32, storage: SecureStorage = .sodium
   ) throws(PinentryError) {
     self.input = input
@@ -77,7 +77,7 @@ public final class AssuanConnection {
   ///
   /// - Complexity: one `write(2)`; no protection change.
   /// - Throws: ``PinentryError`` when writing fails.
-  public func send(_ response: AssuanResponse) throws(PinentryError) {
+  package func send(_ response: AssuanResponse) throws(PinentryError) {
     let failure: SecureMemoryError? = response.encoded.withUnsafeBytes { raw in
       do throws(SecureMemoryError) {
         try PublicOutput.write(raw, to: output)
@@ -95,7 +95,7 @@ public final class AssuanConnection {
   /// - Complexity: O(`secret.count`); one `write(2)` for all the lines.
   /// - Throws: ``PinentryError`` when writing fails or the lines do not fit in
   ///   secure memory.
-  public func sendData(_ secret: borrowing SecureBuffer) throws(PinentryError) {
+  package func sendData(_ secret: borrowing SecureBuffer) throws(PinentryError) {
     guard !secret.isEmpty else { return }
     try write { buffer throws(SecureMemoryError) in
       try secret.withUnsafeBytes { raw throws(SecureMemoryError) in

@@ -1,4 +1,4 @@
-public import SecureMemory
+package import SecureMemory
 
 /// The escapings of the Assuan protocol, for text and for secrets.
 ///
@@ -9,7 +9,7 @@ public import SecureMemory
 /// `append(count:initializingWith:)`. Nothing of the secret is held in an
 /// ordinary Swift value; the few bytes the classifying loop had in registers are
 /// wiped from the stack with `wipeStack()` before returning.
-public enum AssuanEscaping {
+package enum AssuanEscaping {
   /// Decodes `%XX` escapes in text that is not secret (a description, a prompt).
   ///
   /// `%` followed by two hexadecimal digits, in either case, becomes that byte;
@@ -17,7 +17,7 @@ public enum AssuanEscaping {
   /// is not a space.
   ///
   /// - Complexity: O(`bytes.count`).
-  public static func percentDecoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+  package static func percentDecoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
     var decoded: [UInt8] = []
     decoded.reserveCapacity(bytes.count)
     var index = bytes.startIndex
@@ -48,7 +48,7 @@ public enum AssuanEscaping {
   ///   run of unescaped bytes, per escape and per line.
   /// - Throws: `SecureMemoryError` when `buffer` cannot grow; it may then hold
   ///   part of the lines, so wipe it.
-  public static func appendDataLines(
+  package static func appendDataLines(
     _ data: UnsafeRawBufferPointer, to buffer: inout SecureBuffer,
     maximumLineLength: Int = AssuanLine.maximumLength
   ) throws(SecureMemoryError) {
@@ -90,7 +90,7 @@ public enum AssuanEscaping {
   ///
   /// - Complexity: O(`bytes.count`), plus one `append` per run and per escape.
   /// - Throws: `SecureMemoryError` when `buffer` cannot grow.
-  public static func appendPlusEscaped(
+  package static func appendPlusEscaped(
     _ bytes: UnsafeRawBufferPointer, to buffer: inout SecureBuffer
   ) throws(SecureMemoryError) {
     defer { wipeStack() }
@@ -117,7 +117,7 @@ public enum AssuanEscaping {
   ///
   /// - Complexity: O(`escaped.count`), plus one `append` per run and per escape.
   /// - Throws: `SecureMemoryError` when `buffer` cannot grow.
-  public static func appendPercentDecoded(
+  package static func appendPercentDecoded(
     _ escaped: UnsafeRawBufferPointer, to buffer: inout SecureBuffer
   ) throws(SecureMemoryError) {
     defer { wipeStack() }

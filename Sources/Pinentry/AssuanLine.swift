@@ -5,7 +5,7 @@
 /// and an empty line is nothing; both get no answer. Otherwise the line is a
 /// command: a verb, matched without regard to case, then its arguments after the
 /// spaces that follow the verb.
-public enum AssuanLine: Sendable, Hashable {
+package enum AssuanLine: Sendable, Hashable {
   /// A command with its arguments.
   case command(AssuanCommand)
   /// A line starting with `#`: ignored, unanswered.
@@ -19,14 +19,14 @@ public enum AssuanLine: Sendable, Hashable {
   /// libassuan's clients write at most 1000 bytes before the LF
   /// (`assuan_write_line` refuses more) and its servers accept 1001. Taking the
   /// clients' count refuses nothing a libassuan client can send.
-  public static let maximumLength = 1000
+  package static let maximumLength = 1000
 
   /// Parses `bytes`, a line without its LF.
   ///
   /// - Complexity: O(`bytes.count`).
   /// - Throws: ``AssuanError`` `IPC syntax error - leading white-space` for a
   ///   line that starts with a space or a tab, as libassuan answers it.
-  public init<Bytes: BidirectionalCollection<UInt8>>(parsing bytes: Bytes) throws(AssuanError) {
+  package init<Bytes: BidirectionalCollection<UInt8>>(parsing bytes: Bytes) throws(AssuanError) {
     var line = bytes[...]
     if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
     guard let first = line.first else {

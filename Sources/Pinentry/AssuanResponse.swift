@@ -1,7 +1,7 @@
 /// A line, or lines, a pinentry sends to its Assuan client, when nothing in it
 /// is secret. A passphrase goes out through
 /// ``AssuanConnection/sendData(_:)`` instead, from secure memory.
-public enum AssuanResponse: Sendable, Hashable {
+package enum AssuanResponse: Sendable, Hashable {
   /// `OK`, or `OK <text>`: the request succeeded.
   case ok(String? = nil)
   /// `ERR <code> <text> <Pinentry>`: the request failed.
@@ -31,7 +31,7 @@ public enum AssuanResponse: Sendable, Hashable {
   /// can make encoding trap.
   ///
   /// - Complexity: O(length of the text or data).
-  public var encoded: [UInt8] {
+  package var encoded: [UInt8] {
     switch self {
     case .ok(let text): Self.line("OK", text)
     case .error(let error): Self.line("ERR \(error.wireValue)", error.description)

@@ -15,7 +15,7 @@ extension PinentrySession where Interface: ~Copyable {
   ///
   /// - Returns: how the session ends, when this command ends it.
   /// - Throws: ``PinentryError`` when the connection fails.
-  public mutating func serve(_ command: AssuanCommand) throws(PinentryError) -> PinentryEnding? {
+  package mutating func serve(_ command: AssuanCommand) throws(PinentryError) -> PinentryEnding? {
     switch command.verb {
     case "NOP":
       break

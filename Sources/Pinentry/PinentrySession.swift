@@ -27,7 +27,7 @@ public enum PinentryEnding: Sendable, Hashable {
 /// freed (wiped by `sodium_free`) before `OK` is sent.
 public struct PinentrySession<Interface: PinentryInterface & ~Copyable>: ~Copyable {
   /// The connection to the client.
-  public let connection: AssuanConnection
+  package let connection: AssuanConnection
   /// The user interface that asks.
   public var interface: Interface
   /// What the client has set so far.

@@ -1,7 +1,7 @@
-package import Pinentry
+public import Pinentry
 import SecretField
-package import SecretFieldTerminal
-package import SecureMemory
+public import SecretFieldTerminal
+public import SecureMemory
 import SystemCalls
 
 /// The terminal user interface of `pinentry-secretfield`: asks for passphrases
@@ -40,34 +40,34 @@ import SystemCalls
 ///   the watch's thread (at the first request, once its prompt is drawn); with
 ///   a quality bar, one round trip to the client per edit, while keys wait in
 ///   the terminal.
-package struct TerminalPinentry: PinentryInterface {
+public struct TerminalPinentry: PinentryInterface {
   /// The descriptor the answers go out on, watched while the user is asked:
   /// when nobody reads it any more (the client is gone), asking is pointless.
   /// nil watches nothing.
-  package var clientOutput: Int32?
+  public var clientOutput: Int32?
   /// Look for a recorder of the terminal's session when asking for a
   /// passphrase (``SecretFieldTerminal/PromptConfiguration/detectsRecording``):
   /// through the terminal's session leader, since the pinentry's own parent is
   /// gpg-agent, whose environment says nothing of the terminal.
-  package var detectsRecording: Bool
+  public var detectsRecording: Bool
   /// The locale when the client named none (`OPTION lc-ctype`); nil reads it
   /// from the environment.
-  package var fallbackLocale: TerminalLocale?
+  public var fallbackLocale: TerminalLocale?
 
   /// The relay and the buffers kept from one request to the next; nil makes
   /// them at each request.
-  package var resources: PromptResources?
+  public var resources: PromptResources?
   /// The memory passphrases and the prompt's buffers live in: secret memory
   /// where the kernel offers it, by default (a pinentry lives as long as its
   /// session, so the hibernation it blocks meanwhile costs nothing).
-  package var storage: SecureStorage
+  public var storage: SecureStorage
   /// The watch on `clientOutput`, made at the first request and armed while
   /// each asks.
   var watch: HangUpWatch?
 
   /// An interface that watches `clientOutput` for the client's going away,
   /// asking through `resources` (see ``makeResources()``).
-  package init(
+  public init(
     clientOutput: Int32? = 1, detectsRecording: Bool = true, fallbackLocale: TerminalLocale? = nil,
     resources: PromptResources? = nil, storage: SecureStorage = .strongestAvailable
   ) {
@@ -85,7 +85,7 @@ package struct TerminalPinentry: PinentryInterface {
   /// - Precondition: no other signal relay is installed.
   /// - Throws: ``SecretFieldTerminal/PromptError`` when secure memory or the
   ///   relay's pipe cannot be had.
-  package static func makeResources(
+  public static func makeResources(
     storage: SecureStorage = .strongestAvailable
   ) throws(PromptError) -> PromptResources {
     var configuration = PromptConfiguration()
@@ -99,7 +99,7 @@ package struct TerminalPinentry: PinentryInterface {
   /// `INQUIRE QUALITY` (through a secure scratch buffer, wiped after each
   /// inquiry and freed when the prompt ends) and draws the answer; an empty
   /// field is not sent and draws an empty bar.
-  package mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+  public mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
     let path = request.environment.ttyName ?? TerminalDevice.controllingTerminalPath
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
     var configuration = Self.promptConfiguration(
@@ -149,7 +149,7 @@ package struct TerminalPinentry: PinentryInterface {
   }
 
   /// Asks the user to confirm, or shows a message, on the terminal.
-  package mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
+  public mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
     let path = request.environment.ttyName ?? TerminalDevice.controllingTerminalPath
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
     let watch = self.watch ?? HangUpWatch(descriptor: clientOutput)

@@ -7,7 +7,7 @@ import SystemCalls
 /// line, `D` lines of `GETINFO`): staging them in a `SecureBuffer` would cost
 /// three protection pairs a line and protect nothing. A secret never goes this
 /// way; it is written from its `SecureBuffer`.
-public enum PublicOutput {
+package enum PublicOutput {
   /// Writes every byte of `bytes` to `descriptor` with `write(2)`.
   ///
   /// Retries short writes and `EINTR` until every byte is written, and never
@@ -18,7 +18,7 @@ public enum PublicOutput {
   /// - Complexity: one `write(2)` per short write, and three signal-mask system
   ///   calls; no `mprotect`.
   /// - Throws: ``SecureMemoryError`` with code `writeFailed` and the `errno`.
-  public static func write(
+  package static func write(
     _ bytes: UnsafeRawBufferPointer, to descriptor: Int32
   ) throws(SecureMemoryError) {
     if let failure = System.writeAll(descriptor, bytes) {

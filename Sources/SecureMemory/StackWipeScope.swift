@@ -12,13 +12,13 @@ import Glibc
 ///
 /// Scopes nest: an inner one's wipe is noted in the outer one. Call ``end()``
 /// once, on every path out (`defer`), on the thread that began the scope.
-public struct StackWipeScope: ~Copyable {
+package struct StackWipeScope: ~Copyable {
   /// What the thread's slot held before: the scope that encloses this one.
   private let enclosing: UnsafeMutableRawPointer?
   private let byteCount: Int
 
   /// Opens a scope on this thread; `byteCount` is the least its wipe reaches.
-  public init(byteCount: Int = 16 * 1024) {
+  package init(byteCount: Int = 16 * 1024) {
     self.byteCount = byteCount
     enclosing = pthread_getspecific(Self.slot)
     pthread_setspecific(Self.slot, Self.nothingNoted)
@@ -26,7 +26,7 @@ public struct StackWipeScope: ~Copyable {
 
   /// Closes the scope and wipes the stack below the caller, down to the
   /// deepest wipe noted inside it and at least `byteCount` bytes.
-  public func end() {
+  package func end() {
     let noted = pthread_getspecific(Self.slot)
     pthread_setspecific(Self.slot, enclosing)
     var reach = byteCount

@@ -1,5 +1,5 @@
 import Glibc
-import SecretFieldTerminal
+@_spi(Testing) import SecretFieldTerminal
 import SecureMemory
 
 /// A tiny program for the pty harness's own tests: enters raw mode with

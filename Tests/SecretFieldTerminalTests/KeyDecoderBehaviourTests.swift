@@ -1,4 +1,4 @@
-import SecretFieldTerminal
+@_spi(Testing) import SecretFieldTerminal
 import SecureMemory
 import Testing
 

@@ -1,4 +1,4 @@
-import SecretFieldTerminal
+@_spi(Testing) import SecretFieldTerminal
 import Testing
 
 /// Bytes that belong to a control sequence by ECMA-48's grammar, which must never

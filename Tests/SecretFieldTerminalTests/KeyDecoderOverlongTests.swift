@@ -1,4 +1,4 @@
-import SecretFieldTerminal
+@_spi(Testing) import SecretFieldTerminal
 import Testing
 
 /// Sequences longer than the decoder's limit (4 KiB) that end, each followed

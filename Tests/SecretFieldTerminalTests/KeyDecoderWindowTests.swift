@@ -1,5 +1,5 @@
 import SecretField
-import SecretFieldTerminal
+@_spi(Testing) import SecretFieldTerminal
 @_spi(Measurement) import SecureMemory
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
 import AllocationCounter
 import SecretField
-import SecretFieldTerminal
+@_spi(Testing) import SecretFieldTerminal
 @_spi(Measurement) import SecureMemory
 
 /// `key_path_append`: one printable key typed at the end of a masked prompt,

@@ -1,5 +1,5 @@
 import FuzzSupport
-import SecretFieldTerminal
+@_spi(Testing) import SecretFieldTerminal
 import SecureMemory
 
 // The key decoder: the fuzzer's bytes (after two bytes that choose how the

@@ -41,9 +41,9 @@ package struct ConfirmationButtonRow: Sendable, Hashable {
       text.isEmpty
       ? []
       : text.split(separator: "\n", omittingEmptySubsequences: false).map {
-        Self.sanitized(String($0))
+        DisplayText.sanitized(String($0))
       }
-    self.buttons = buttons.map { ConfirmationButton($0.role, label: Self.sanitized($0.label)) }
+    self.buttons = buttons.map { ConfirmationButton($0.role, label: DisplayText.sanitized($0.label)) }
     let separator = locale.isUTF8 ? " \u{00B7} " : " | "
     if buttons.count == 1 {
       hint = "Enter: " + self.buttons[0].label
@@ -105,11 +105,11 @@ package struct ConfirmationButtonRow: Sendable, Hashable {
     let count = buttons.count
     // "[ label ]" and one space between buttons.
     let room = max(count, columns - 1 - count * 4 - (count - 1))
-    let fullWidth = buttons.reduce(0) { $0 + Self.columns(of: $1.label) }
+    let fullWidth = buttons.reduce(0) { $0 + DisplayText.columns(of: $1.label) }
     let limit = fullWidth <= room ? Int.max : max(1, room / count)
     var parts: [String] = []
     for (index, entry) in buttons.enumerated() {
-      let label = Self.truncated(entry.label, toColumns: limit)
+      let label = DisplayText.truncated(entry.label, toColumns: limit)
       if !isActive {
         parts.append(index == pressed ? "[ " + label + " ]" : "  " + label + "  ")
       } else if index == selected {
@@ -123,37 +123,6 @@ package struct ConfirmationButtonRow: Sendable, Hashable {
 
   /// The hint, shortened to fit `columns - 1` columns.
   package func hintLine(columns: Int) -> String {
-    Self.truncated(hint, toColumns: max(1, columns - 1))
-  }
-
-  /// `text` with every control character (C0, DEL, C1) replaced by `?`, so a
-  /// client's text cannot move the cursor or change the terminal's modes.
-  static func sanitized(_ text: String) -> String {
-    var clean = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      let value = scalar.value
-      clean.append(value < 0x20 || (0x7F..<0xA0).contains(value) ? "?" : scalar)
-    }
-    return String(clean)
-  }
-
-  /// The columns `text` takes: one per character, two for East Asian wide
-  /// ones, as the terminal's width table counts them.
-  static func columns(of text: String) -> Int {
-    text.unicodeScalars.reduce(0) { $0 + CharacterWidth.columns(of: $1) }
-  }
-
-  /// The longest start of `text`, in whole characters, that fits `limit`.
-  static func truncated(_ text: String, toColumns limit: Int) -> String {
-    guard columns(of: text) > limit else { return text }
-    var used = 0
-    var result = ""
-    for character in text {
-      let width = columns(of: String(character))
-      if used + width > limit { break }
-      used += width
-      result.append(character)
-    }
-    return result
+    DisplayText.truncated(hint, toColumns: max(1, columns - 1))
   }
 }

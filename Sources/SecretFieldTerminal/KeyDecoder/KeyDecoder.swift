@@ -26,7 +26,7 @@ public import SecureMemory
 ///
 /// - Complexity: O(bytes consumed) per call, plus a stack wipe
 ///   (`sodium_stackzero`, 16 KiB) after every call that looked at input.
-public struct KeyDecoder: ~Copyable {
+@_spi(Testing) public struct KeyDecoder: ~Copyable {
   /// How the decoder bounds what it waits for and gathers.
   public struct Configuration: Sendable, Hashable {
     /// How long a lone Esc, an unfinished escape sequence or a split character

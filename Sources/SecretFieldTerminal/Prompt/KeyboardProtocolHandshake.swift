@@ -16,9 +16,9 @@
 /// ``TerminalDevice/pushKeyboardFlags(_:)`` when it says so, and calls
 /// ``expire(at:)`` when ``deadline`` passes; keys typed meanwhile are handled
 /// as usual. Another front end on the same terminal types can do the same.
-public struct KeyboardProtocolHandshake: Sendable, Hashable {
+package struct KeyboardProtocolHandshake: Sendable, Hashable {
   /// Where the handshake stands.
-  public enum State: Sendable, Hashable {
+  package enum State: Sendable, Hashable {
     /// The query has not been sent.
     case notAsked
     /// The query went out; replies are due by the deadline.
@@ -32,31 +32,31 @@ public struct KeyboardProtocolHandshake: Sendable, Hashable {
   }
 
   /// What the prompt writes to ask: `CSI ? u` then `CSI c`.
-  public static let query =
+  package static let query =
     ControlSequence.queryKeyboardFlags + ControlSequence.requestDeviceAttributes
 
   /// The flags pushed where the protocol is spoken: disambiguate, report all
   /// keys as escape codes, report associated text.
-  public static let flags = KeyboardFlags.passwordPrompt
+  package static let flags = KeyboardFlags.passwordPrompt
 
   /// How long the replies may take before the terminal is treated as plain.
-  public let replyTimeout: Duration
+  package let replyTimeout: Duration
   /// Where it stands.
-  public private(set) var state = State.notAsked
+  package private(set) var state = State.notAsked
 
   /// A handshake that waits `replyTimeout` for the replies.
-  public init(replyTimeout: Duration) {
+  package init(replyTimeout: Duration) {
     self.replyTimeout = replyTimeout
   }
 
   /// When the replies are due, while they are awaited.
-  public var deadline: ContinuousClock.Instant? {
+  package var deadline: ContinuousClock.Instant? {
     if case .awaitingReplies(let deadline) = state { deadline } else { nil }
   }
 
   /// True until the terminal has answered one way or the other: a query sent
   /// before a stop may have been lost with the input the stop flushed.
-  public var isUnanswered: Bool {
+  package var isUnanswered: Bool {
     switch state {
     case .notAsked, .awaitingReplies, .noReplyInTime: true
     case .supported, .unsupported: false
@@ -64,12 +64,12 @@ public struct KeyboardProtocolHandshake: Sendable, Hashable {
   }
 
   /// Notes that ``query`` was sent at `now`.
-  public mutating func sent(at now: ContinuousClock.Instant) {
+  package mutating func sent(at now: ContinuousClock.Instant) {
     state = .awaitingReplies(deadline: now + replyTimeout)
   }
 
   /// Takes a terminal reply; returns true when the flags should be pushed now.
-  public mutating func receive(_ reply: KeyEvent) -> Bool {
+  package mutating func receive(_ reply: KeyEvent) -> Bool {
     switch (reply, state) {
     case (.keyboardFlags, .awaitingReplies), (.keyboardFlags, .noReplyInTime):
       state = .supported
@@ -84,7 +84,7 @@ public struct KeyboardProtocolHandshake: Sendable, Hashable {
   }
 
   /// Treats the terminal as plain when the replies are overdue at `now`.
-  public mutating func expire(at now: ContinuousClock.Instant) {
+  package mutating func expire(at now: ContinuousClock.Instant) {
     if let deadline, now >= deadline { state = .noReplyInTime }
   }
 }

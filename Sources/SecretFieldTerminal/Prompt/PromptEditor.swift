@@ -1,5 +1,5 @@
-public import SecretField
-public import SecureMemory
+package import SecretField
+package import SecureMemory
 
 /// The prompt's state machine, without a terminal: it takes decoded key events,
 /// applies them to a `SecretFieldState`, and says what the loop
@@ -17,11 +17,11 @@ public import SecureMemory
 /// (when ``PromptConfiguration/allowsSuspend``).
 /// Keys it does not know change nothing. A refused key leaves the field as it
 /// was, rings the bell and says why on the message line.
-public struct PromptEditor: ~Copyable {
+package struct PromptEditor: ~Copyable {
   /// What the loop should do after an event.
-  public struct Reaction: Sendable, Hashable {
+  package struct Reaction: Sendable, Hashable {
     /// How the entry ends, when it does.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
       /// Enter, with the field long enough: take the text.
       case submit
       /// A cancel key.
@@ -31,31 +31,31 @@ public struct PromptEditor: ~Copyable {
     }
 
     /// How the entry ends; nil while it goes on.
-    public var outcome: Outcome?
+    package var outcome: Outcome?
     /// The key was refused: ring the bell (the message says why).
-    public var ringsBell = false
+    package var ringsBell = false
     /// ^L: draw everything again.
-    public var redrawsAll = false
+    package var redrawsAll = false
     /// The first character an edit may have changed, for a minimal redraw; nil
     /// when the text did not change.
-    public var editedFrom: Int?
+    package var editedFrom: Int?
     /// A terminal's reply (``KeyEvent/keyboardFlags(_:)``,
     /// ``KeyEvent/deviceAttributes``), for whoever sent the query.
-    public var terminalReply: KeyEvent?
+    package var terminalReply: KeyEvent?
 
     /// Nothing to do.
-    public init() {}
+    package init() {}
   }
 
   /// The field: the text in secure memory, the caret, how it shows.
-  public private(set) var field: SecretFieldState
+  package private(set) var field: SecretFieldState
   /// The message under the field, until the next key; nil when there is none.
-  public private(set) var message: String?
+  package private(set) var message: String?
   /// What the prompt was asked to do.
-  public let configuration: PromptConfiguration
+  package let configuration: PromptConfiguration
   /// Why the session counts as captured, for the message when reveal is
   /// refused; nil when not captured or not known.
-  public private(set) var captureReason: String?
+  package private(set) var captureReason: String?
   /// What joins the parts of the hint.
   let hintSeparator: String
   /// The hint line while masked and while revealed, joined once: a frame
@@ -68,7 +68,7 @@ public struct PromptEditor: ~Copyable {
   ///
   /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the field's
   ///   secure memory cannot be had.
-  public init(configuration: PromptConfiguration, locale: TerminalLocale) throws(PromptError) {
+  package init(configuration: PromptConfiguration, locale: TerminalLocale) throws(PromptError) {
     self.init(
       configuration: configuration, locale: locale,
       field: try Self.makeField(configuration: configuration))
@@ -83,7 +83,7 @@ public struct PromptEditor: ~Copyable {
   ///   has no room and the field's secure memory cannot be had.
   /// Make `region` with ``makeSharedRegion(configuration:)``: the field
   /// reserves the room that sizes it for.
-  public init(
+  package init(
     configuration: PromptConfiguration, locale: TerminalLocale, sharing region: SharedSecureRegion
   ) throws(PromptError) {
     self.init(
@@ -101,7 +101,7 @@ public struct PromptEditor: ~Copyable {
   ///
   /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure
   ///   memory cannot be had.
-  public static func makeSharedRegion(
+  package static func makeSharedRegion(
     configuration: PromptConfiguration
   ) throws(PromptError) -> SharedSecureRegion {
     do {
@@ -187,13 +187,13 @@ public struct PromptEditor: ~Copyable {
 
   /// Starts a new entry: wipes the field and shows `message` (nil for none).
   /// Reveal state, focus, caps lock and capture stay.
-  public mutating func startEntry(message: String?) {
+  package mutating func startEntry(message: String?) {
     field.clear()
     self.message = message
   }
 
   /// Wipes the text, for a prompt that ends without taking it.
-  public mutating func wipe() {
+  package mutating func wipe() {
     field.clear()
   }
 
@@ -201,13 +201,13 @@ public struct PromptEditor: ~Copyable {
   /// is masked and Tab is refused with a message, which gives `reason` (as in
   /// "asciinema is recording this terminal") when there is one. For a capture
   /// detector that learns of a recording while the prompt runs.
-  public mutating func setCaptured(_ isCaptured: Bool, reason: String? = nil) {
+  package mutating func setCaptured(_ isCaptured: Bool, reason: String? = nil) {
     field.isCaptured = isCaptured
     captureReason = isCaptured ? reason : nil
   }
 
   /// Shows `text` on the message line until the next key, or clears it.
-  public mutating func showMessage(_ text: String?) {
+  package mutating func showMessage(_ text: String?) {
     message = text
   }
 
@@ -220,7 +220,7 @@ public struct PromptEditor: ~Copyable {
   ///
   /// - Complexity: that of the edit on the field; a paste is also scanned once
   ///   for line breaks (and the stack wiped after).
-  public mutating func handle(
+  package mutating func handle(
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant
   ) -> Reaction {
     switch event {
@@ -381,7 +381,7 @@ public struct PromptEditor: ~Copyable {
   /// The lines under the field, top to bottom: the message, the caps-lock
   /// warning (when `line` says to show it), `annotation` (a caller's own line,
   /// such as a pinentry's quality bar), and the hint.
-  public func statusLines(for line: DisplayLine, annotation: String? = nil) -> [PromptStatusLine] {
+  package func statusLines(for line: DisplayLine, annotation: String? = nil) -> [PromptStatusLine] {
     var lines: [PromptStatusLine] = []
     statusLines(for: line, annotation: annotation, into: &lines)
     return lines
@@ -390,7 +390,7 @@ public struct PromptEditor: ~Copyable {
   /// Puts ``statusLines(for:annotation:)``'s lines in `lines`, reusing its
   /// buffer: with room for them, nothing is allocated (the texts are the
   /// editor's own, shared).
-  public func statusLines(
+  package func statusLines(
     for line: DisplayLine, annotation: String?, into lines: inout [PromptStatusLine]
   ) {
     lines.removeAll(keepingCapacity: true)
@@ -406,7 +406,7 @@ public struct PromptEditor: ~Copyable {
 
   /// The most lines ``statusLines(for:annotation:)`` returns, so a renderer can
   /// make room for them once instead of scrolling while text is revealed.
-  public func maximumStatusLineCount(annotating: Bool) -> Int {
+  package func maximumStatusLineCount(annotating: Bool) -> Int {
     2 + (annotating ? 1 : 0) + (configuration.showsHint ? 1 : 0)
   }
 

@@ -1,4 +1,4 @@
-public import SecretField
+package import SecretField
 import SecureMemory
 
 /// Turns what the field shows (a `DisplayLine`), the prompt and
@@ -29,9 +29,9 @@ import SecureMemory
 /// sequences as bytes, and measures the prompt and the status lines again only
 /// when they or the width change; once the buffers have grown to the field's
 /// length, a key typed or erased at the end allocates nothing.
-public struct PromptRenderer: Sendable {
+package struct PromptRenderer: Sendable {
   /// The text before the field, cleaned, with its trailing space.
-  public private(set) var prompt: String
+  package private(set) var prompt: String
   /// Lines shown once above the first prompt.
   let descriptionLines: [String]
   /// False when the typing is not shown at all.
@@ -66,7 +66,7 @@ public struct PromptRenderer: Sendable {
 
   /// A renderer for `configuration`'s prompt, echo and description, on a
   /// terminal of `locale`, with room for `statusLineCapacity` status lines.
-  public init(
+  package init(
     configuration: PromptConfiguration, locale: TerminalLocale, statusLineCapacity: Int
   ) {
     prompt = Self.promptText(configuration.prompt)
@@ -100,7 +100,7 @@ public struct PromptRenderer: Sendable {
 
   /// Starts a new entry on a fresh line with `prompt` (a confirmation's second
   /// entry, or the first again after a mismatch).
-  public mutating func startEntry(prompt: String) {
+  package mutating func startEntry(prompt: String) {
     self.prompt = Self.promptText(prompt)
     shownPrompt = nil
     retirePrevious()
@@ -109,14 +109,14 @@ public struct PromptRenderer: Sendable {
 
   /// The next frame starts on a fresh line: the region drawn before was ended
   /// by ``finish(_:columns:)`` (before a stop, say) and stays as it is.
-  public mutating func startOnFreshLine() {
+  package mutating func startOnFreshLine() {
     retirePrevious()
     startsOnFreshLine = true
   }
 
   /// The next frame redraws the whole region where it is (after a resize, or a
   /// stop the prompt could not see).
-  public mutating func invalidate() {
+  package mutating func invalidate() {
     if hasPrevious { previous.isValid = false }
   }
 
@@ -143,7 +143,7 @@ public struct PromptRenderer: Sendable {
   /// - Complexity: O(cells); reads no secret; allocates (see
   ///   ``draw(_:cellColumns:status:columns:rows:editedFrom:redrawingAll:into:)``
   ///   for the frame without).
-  public mutating func draw(
+  package mutating func draw(
     _ line: DisplayLine, cellColumns: [Int], status: [PromptStatusLine], columns: Int,
     rows: Int? = nil, editedFrom: Int? = nil, redrawingAll: Bool = false
   ) -> [ScreenOperation] {
@@ -167,7 +167,7 @@ public struct PromptRenderer: Sendable {
   ///   nothing once `output`, the renderer's frames and `cellColumns` have
   ///   room for the line, when the prompt, the status lines and the width are
   ///   those of the last frame.
-  public mutating func draw(
+  package mutating func draw(
     _ line: DisplayLine, cellColumns: [Int], status: [PromptStatusLine], columns: Int,
     rows: Int? = nil, editedFrom: Int? = nil, redrawingAll: Bool = false,
     into output: inout ScreenOutput
@@ -242,7 +242,7 @@ public struct PromptRenderer: Sendable {
   /// next line. The next frame starts on a fresh line.
   ///
   /// - Complexity: O(cells); reads no secret.
-  public mutating func finish(_ line: DisplayLine, columns: Int) -> [ScreenOperation] {
+  package mutating func finish(_ line: DisplayLine, columns: Int) -> [ScreenOperation] {
     var output = ScreenOutput()
     finish(line, columns: columns, into: &output)
     return output.operations
@@ -252,7 +252,7 @@ public struct PromptRenderer: Sendable {
   /// ``finish(_:columns:)`` does.
   ///
   /// - Complexity: O(cells); reads no secret.
-  public mutating func finish(_ line: DisplayLine, columns: Int, into output: inout ScreenOutput) {
+  package mutating func finish(_ line: DisplayLine, columns: Int, into output: inout ScreenOutput) {
     output.removeAll()
     defer {
       retirePrevious()
@@ -282,7 +282,7 @@ public struct PromptRenderer: Sendable {
   ///
   /// - Complexity: O(cells + revealed bytes), two `mprotect` calls and a
   ///   16 KiB stack wipe when any cell is revealed.
-  public func cellColumns(of line: DisplayLine, in field: borrowing SecretFieldState) -> [Int] {
+  package func cellColumns(of line: DisplayLine, in field: borrowing SecretFieldState) -> [Int] {
     var widths: [Int] = []
     cellColumns(of: line, in: field, into: &widths)
     return widths
@@ -294,7 +294,7 @@ public struct PromptRenderer: Sendable {
   ///
   /// - Complexity: that of ``cellColumns(of:in:)``; allocates only when
   ///   `widths` has no room for the line.
-  public func cellColumns(
+  package func cellColumns(
     of line: DisplayLine, in field: borrowing SecretFieldState, into widths: inout [Int]
   ) {
     widths.removeAll(keepingCapacity: true)

@@ -66,7 +66,7 @@ public final class PromptResources {
   ///
   /// Restore the terminal inside `body`: a fatal signal after it returns
   /// kills the process at once.
-  public func withRelay<Result, Failure: Error>(
+  package func withRelay<Result, Failure: Error>(
     _ body: (borrowing SignalRelay) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     relay.resumeRelaying()

@@ -1,8 +1,8 @@
 /// One line the prompt shows under the field: a message, a warning, or the
 /// hint. Never a secret.
-public struct PromptStatusLine: Sendable, Hashable {
+package struct PromptStatusLine: Sendable, Hashable {
   /// How the line is drawn.
-  public enum Style: Sendable, Hashable {
+  package enum Style: Sendable, Hashable {
     /// Plain: a message about the last key.
     case message
     /// Plain: a lasting condition (caps lock, a quality estimate).
@@ -12,12 +12,12 @@ public struct PromptStatusLine: Sendable, Hashable {
   }
 
   /// The text, one line.
-  public var text: String
+  package var text: String
   /// How it is drawn.
-  public var style: Style
+  package var style: Style
 
   /// A line of `text` in `style`.
-  public init(_ text: String, style: Style) {
+  package init(_ text: String, style: Style) {
     self.text = text
     self.style = style
   }

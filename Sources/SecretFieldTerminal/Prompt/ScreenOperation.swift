@@ -4,7 +4,7 @@
 /// A ``PromptRenderer`` produces them without reading a secret byte; the prompt
 /// performs them with a ``ScreenWriter``, opening one read window on the field
 /// for the revealed ranges.
-public enum ScreenOperation: Sendable, Hashable {
+package enum ScreenOperation: Sendable, Hashable {
   /// Text and escape sequences, never secret: the prompt, mask glyphs, hints.
   case text(String)
   /// The field's UTF-8 bytes in this range, revealed: written from secure
@@ -22,30 +22,30 @@ public enum ScreenOperation: Sendable, Hashable {
 /// allocates nothing: ``PromptRenderer/draw(_:cellColumns:status:columns:rows:editedFrom:redrawingAll:into:)``
 /// empties them keeping their capacity, and the escape sequences are written
 /// as bytes (a column as decimal digits), never built as strings.
-public struct ScreenOutput: Sendable {
+package struct ScreenOutput: Sendable {
   /// A revealed range of the field, written before ``ScreenOutput/text``'s
   /// byte at `offset`.
-  public struct Reveal: Sendable, Hashable {
+  package struct Reveal: Sendable, Hashable {
     /// Where in the text the range is written.
-    public var offset: Int
+    package var offset: Int
     /// The field's UTF-8 bytes to write.
-    public var utf8Range: Range<Int>
+    package var utf8Range: Range<Int>
   }
 
   /// The text and escape sequences, never secret, in the order written.
-  public private(set) var text: [UInt8] = []
+  package private(set) var text: [UInt8] = []
   /// The revealed ranges, by increasing offset.
-  public private(set) var reveals: [Reveal] = []
+  package private(set) var reveals: [Reveal] = []
 
   /// Empty buffers.
-  public init() {}
+  package init() {}
 
   /// True when the frame writes nothing.
-  public var isEmpty: Bool { text.isEmpty && reveals.isEmpty }
+  package var isEmpty: Bool { text.isEmpty && reveals.isEmpty }
 
   /// The frame as operations, adjacent texts joined: for a caller that
   /// performs them one by one, and for tests. Allocates.
-  public var operations: [ScreenOperation] {
+  package var operations: [ScreenOperation] {
     var operations: [ScreenOperation] = []
     var start = 0
     for reveal in reveals {

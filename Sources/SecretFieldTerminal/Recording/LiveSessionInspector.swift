@@ -9,27 +9,27 @@ import SystemCalls
 /// `/proc/PID/environ`, or that of a process that made itself non-dumpable
 /// (`ProcessHardening.apply()`), cannot be read: the answer is nil, and the
 /// detector lists it as unchecked.
-public struct LiveSessionInspector: SessionInspector {
+package struct LiveSessionInspector: SessionInspector {
   /// The tmux program, found on `PATH` unless it is a path.
-  public var tmuxProgram: String
+  package var tmuxProgram: String
   /// How long to wait for tmux to answer before killing it and treating the
   /// pane as unknown. It answers in a few milliseconds; the limit only bounds a
   /// hung server.
-  public var tmuxTimeout: Duration
+  package var tmuxTimeout: Duration
 
   /// An inspector of this system.
-  public init(tmuxProgram: String = "tmux", tmuxTimeout: Duration = .seconds(1)) {
+  package init(tmuxProgram: String = "tmux", tmuxTimeout: Duration = .seconds(1)) {
     self.tmuxProgram = tmuxProgram
     self.tmuxTimeout = tmuxTimeout
   }
 
   /// `getpid()`.
-  public var currentProcessID: Int32 { Platform.currentProcessID }
+  package var currentProcessID: Int32 { Platform.currentProcessID }
 
   /// The consulted variables of this process's environment now (`getenv`).
   ///
   /// - Complexity: one `getenv` per consulted variable.
-  public func currentEnvironment() -> [String: String] {
+  package func currentEnvironment() -> [String: String] {
     var environment: [String: String] = [:]
     for name in RecordingDetector.consultedVariables {
       environment[name] = Platform.environmentValue(name)
@@ -46,7 +46,7 @@ public struct LiveSessionInspector: SessionInspector {
   ///
   /// - Complexity: one system call; the fallback reads `/proc/PID/stat` of
   ///   every process, about 10 µs each (0.8 ms for 80 processes).
-  public func sessionLeader(ofTerminal descriptor: Int32) -> Int32? {
+  package func sessionLeader(ofTerminal descriptor: Int32) -> Int32? {
     if case .success(let session) = Platform.sessionID(ofTerminal: descriptor), session > 0 {
       return session
     }
@@ -64,7 +64,7 @@ public struct LiveSessionInspector: SessionInspector {
   /// process was started with (`execve`), not changes it made to it since.
   ///
   /// - Complexity: one file read of the environment's size (at most 1 MiB read).
-  public func environment(ofProcess processID: Int32) -> [String: String]? {
+  package func environment(ofProcess processID: Int32) -> [String: String]? {
     guard case .success(let bytes) = Platform.readFile("/proc/\(processID)/environ") else {
       return nil
     }
@@ -84,7 +84,7 @@ public struct LiveSessionInspector: SessionInspector {
   /// command line (empty when that cannot be read).
   ///
   /// - Complexity: two small file reads.
-  public func entry(ofProcess processID: Int32) -> ProcessEntry? {
+  package func entry(ofProcess processID: Int32) -> ProcessEntry? {
     guard let stat = Self.stat(of: processID) else { return nil }
     var arguments: [String] = []
     if case .success(let bytes) = Platform.readFile("/proc/\(processID)/cmdline", limit: 64 * 1024)
@@ -104,7 +104,7 @@ public struct LiveSessionInspector: SessionInspector {
   ///
   /// - Complexity: one process start; a few milliseconds, at most
   ///   ``tmuxTimeout``.
-  public func tmuxPane(_ pane: TmuxPaneReference, terminal descriptor: Int32) -> TmuxPaneAnswer {
+  package func tmuxPane(_ pane: TmuxPaneReference, terminal descriptor: Int32) -> TmuxPaneAnswer {
     var arguments = [tmuxProgram]
     if let socket = pane.socketPath { arguments += ["-S", socket] }
     arguments += [

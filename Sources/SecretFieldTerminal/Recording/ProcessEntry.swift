@@ -1,17 +1,17 @@
 /// What the recording detector reads about one process: its parent, its name
 /// and its command line, as `/proc/PID/stat` and `/proc/PID/cmdline` give them.
-public struct ProcessEntry: Sendable, Hashable {
+package struct ProcessEntry: Sendable, Hashable {
   /// The parent's process ID; 0 for the first process of a PID namespace.
-  public var parentID: Int32
+  package var parentID: Int32
   /// The kernel's name for the process (`comm`): the executable's file name, or
   /// a script's when it was started through `#!`, cut to 15 bytes.
-  public var name: String
+  package var name: String
   /// The command line (`argv`); empty for a zombie or a kernel thread, or when
   /// it cannot be read.
-  public var arguments: [String]
+  package var arguments: [String]
 
   /// An entry from its parts.
-  public init(parentID: Int32, name: String, arguments: [String] = []) {
+  package init(parentID: Int32, name: String, arguments: [String] = []) {
     self.parentID = parentID
     self.name = name
     self.arguments = arguments

@@ -27,7 +27,7 @@ extension RecordingDetector {
   /// interpreter, the script or `-m` module it runs.
   ///
   /// - Complexity: O(length of the command line up to the script).
-  public static func recorder(in entry: ProcessEntry) -> String? {
+  package static func recorder(in entry: ProcessEntry) -> String? {
     var candidates = [entry.name]
     if let program = entry.arguments.first.map(fileName) {
       candidates.append(program)

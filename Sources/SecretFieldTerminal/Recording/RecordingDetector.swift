@@ -36,10 +36,15 @@
 ///   x86-64 VM).
 public struct RecordingDetector: Sendable {
   /// Where the detector reads processes, environments and tmux from.
-  public let inspector: any SessionInspector
+  package let inspector: any SessionInspector
 
-  /// A detector reading from `inspector`; by default the running system.
-  public init(inspector: any SessionInspector = LiveSessionInspector()) {
+  /// A detector reading the running system.
+  public init() {
+    inspector = LiveSessionInspector()
+  }
+
+  /// A detector reading from `inspector` (a test's stand-in).
+  package init(inspector: any SessionInspector) {
     self.inspector = inspector
   }
 

@@ -4,7 +4,7 @@
 ///
 /// Every question may go unanswered (nil, or ``TmuxPaneAnswer/unavailable(reason:)``):
 /// the detector records that as a source it could not check, never as an error.
-public protocol SessionInspector: Sendable {
+package protocol SessionInspector: Sendable {
   /// This process's ID.
   var currentProcessID: Int32 { get }
 

@@ -1,5 +1,5 @@
 /// What tmux says about the pane named in `TMUX_PANE`.
-public enum TmuxPaneAnswer: Sendable, Hashable {
+package enum TmuxPaneAnswer: Sendable, Hashable {
   /// tmux answered for the pane.
   case pane(TmuxPaneState)
   /// tmux could not be asked or did not answer: `reason` says why.

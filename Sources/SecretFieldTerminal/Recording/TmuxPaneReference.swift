@@ -1,20 +1,20 @@
 /// A tmux pane as the environment of a process inside it names it.
-public struct TmuxPaneReference: Sendable, Hashable {
+package struct TmuxPaneReference: Sendable, Hashable {
   /// The server's socket, from `TMUX` (`socket,server-pid,session`); nil when
   /// `TMUX` does not name one.
-  public var socketPath: String?
+  package var socketPath: String?
   /// The pane ID, as `%3`, from `TMUX_PANE`.
-  public var paneID: String
+  package var paneID: String
 
   /// A reference from its parts.
-  public init(socketPath: String?, paneID: String) {
+  package init(socketPath: String?, paneID: String) {
     self.socketPath = socketPath
     self.paneID = paneID
   }
 
   /// The pane named by `TMUX` and `TMUX_PANE` in `environment`, or nil when
   /// either is missing or empty.
-  public init?(environment: [String: String]) {
+  package init?(environment: [String: String]) {
     guard let tmux = environment["TMUX"], !tmux.isEmpty,
       let pane = environment["TMUX_PANE"], !pane.isEmpty
     else { return nil }

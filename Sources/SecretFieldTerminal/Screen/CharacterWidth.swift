@@ -12,11 +12,11 @@ import SecureMemory
 /// cluster takes the sum of its scalars, as xterm, VTE and most terminals draw
 /// it; terminals differ on emoji ZWJ sequences, so a renderer should place the
 /// caret by absolute column rather than trust the terminal to agree.
-public enum CharacterWidth {
+package enum CharacterWidth {
   /// The columns one scalar takes: 0, 1 or 2.
   ///
   /// - Complexity: O(log n) in the ~80 wide ranges.
-  public static func columns(of scalar: Unicode.Scalar) -> Int {
+  package static func columns(of scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
     if value < 0x7F { return value >= 0x20 ? 1 : 0 }
     if value < 0xA0 { return 0 }
@@ -36,7 +36,7 @@ public enum CharacterWidth {
   /// wipes the stack after: the decoded scalars passed through locals.
   ///
   /// - Complexity: O(`bytes.count`), plus `sodium_stackzero` of 16 KiB.
-  public static func columns(ofUTF8 bytes: UnsafeRawBufferPointer) -> Int {
+  package static func columns(ofUTF8 bytes: UnsafeRawBufferPointer) -> Int {
     let total = sumColumns(bytes)
     wipeStack()
     return total

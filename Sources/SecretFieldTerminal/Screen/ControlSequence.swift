@@ -6,25 +6,25 @@
 /// ``ScreenOutput`` rather than built here, on the key path.
 /// Counts below 1 produce nothing, since `CSI 0 C` means "move by one" to most
 /// terminals.
-public enum ControlSequence {
+package enum ControlSequence {
   /// `CSI ? 2004 h`: pastes arrive bracketed by `CSI 200~` and `CSI 201~`.
-  public static let enableBracketedPaste = "\u{1B}[?2004h"
+  package static let enableBracketedPaste = "\u{1B}[?2004h"
   /// `CSI ? 2004 l`.
-  public static let disableBracketedPaste = "\u{1B}[?2004l"
+  package static let disableBracketedPaste = "\u{1B}[?2004l"
   /// `CSI ? 1004 h`: the terminal reports focus in and out as `CSI I`, `CSI O`.
-  public static let enableFocusReporting = "\u{1B}[?1004h"
+  package static let enableFocusReporting = "\u{1B}[?1004h"
   /// `CSI ? 1004 l`.
-  public static let disableFocusReporting = "\u{1B}[?1004l"
+  package static let disableFocusReporting = "\u{1B}[?1004l"
   /// `CSI ? u`: asks for the current kitty keyboard flags; a terminal that
   /// supports the protocol answers `CSI ? flags u`.
-  public static let queryKeyboardFlags = "\u{1B}[?u"
+  package static let queryKeyboardFlags = "\u{1B}[?u"
   /// `CSI c`: primary device attributes; every terminal answers `CSI ? … c`, so
   /// the answer marks the end of the replies to the queries before it.
-  public static let requestDeviceAttributes = "\u{1B}[c"
+  package static let requestDeviceAttributes = "\u{1B}[c"
   /// `CSI < u`: pops one entry of kitty keyboard flags.
-  public static let popKeyboardFlags = "\u{1B}[<u"
+  package static let popKeyboardFlags = "\u{1B}[<u"
   /// `CSI > flags u`: pushes kitty keyboard flags.
-  public static func pushKeyboardFlags(_ flags: KeyboardFlags) -> String {
+  package static func pushKeyboardFlags(_ flags: KeyboardFlags) -> String {
     "\u{1B}[>\(flags.rawValue)u"
   }
 
@@ -32,39 +32,39 @@ public enum ControlSequence {
   static let controlSequenceIntroducer = "\u{1B}["
 
   /// `CR`: the cursor to the first column.
-  public static let carriageReturn = "\r"
+  package static let carriageReturn = "\r"
   /// `CR LF`: the start of the next line, with or without the terminal's `ONLCR`.
-  public static let newline = "\r\n"
+  package static let newline = "\r\n"
   /// `BEL`.
-  public static let bell = "\u{07}"
+  package static let bell = "\u{07}"
   /// `CSI K`: erases from the cursor to the end of the line.
-  public static let eraseToEndOfLine = "\u{1B}[K"
+  package static let eraseToEndOfLine = "\u{1B}[K"
   /// `CSI J`: erases from the cursor to the end of the screen.
-  public static let eraseToEndOfScreen = "\u{1B}[J"
+  package static let eraseToEndOfScreen = "\u{1B}[J"
   /// `CSI 2 m`: dim (faint) text, for hints.
-  public static let dim = "\u{1B}[2m"
+  package static let dim = "\u{1B}[2m"
   /// `CSI 0 m`: ends every attribute.
-  public static let resetAttributes = "\u{1B}[0m"
+  package static let resetAttributes = "\u{1B}[0m"
 
   /// `CSI n C`: the cursor `count` columns right.
-  public static func cursorForward(_ count: Int) -> String {
+  package static func cursorForward(_ count: Int) -> String {
     count > 0 ? "\u{1B}[\(count)C" : ""
   }
   /// `CSI n D`: the cursor `count` columns left.
-  public static func cursorBackward(_ count: Int) -> String {
+  package static func cursorBackward(_ count: Int) -> String {
     count > 0 ? "\u{1B}[\(count)D" : ""
   }
   /// `CSI n A`: the cursor `count` lines up.
-  public static func cursorUp(_ count: Int) -> String {
+  package static func cursorUp(_ count: Int) -> String {
     count > 0 ? "\u{1B}[\(count)A" : ""
   }
   /// `CSI n B`: the cursor `count` lines down.
-  public static func cursorDown(_ count: Int) -> String {
+  package static func cursorDown(_ count: Int) -> String {
     count > 0 ? "\u{1B}[\(count)B" : ""
   }
   /// `CSI n G`: the cursor to column `column`, counted from 0 (the sequence
   /// counts from 1).
-  public static func cursorToColumn(_ column: Int) -> String {
+  package static func cursorToColumn(_ column: Int) -> String {
     "\u{1B}[\(max(0, column) + 1)G"
   }
 }

@@ -1,5 +1,5 @@
-public import SecretField
-public import SecureMemory
+package import SecretField
+package import SecureMemory
 import SystemCalls
 
 /// Collects what a prompt draws and writes it to the terminal in as few
@@ -9,26 +9,26 @@ import SystemCalls
 /// revealed text goes from secure memory straight to the terminal with
 /// `SecureBuffer.write(to:range:)`, after what was gathered before it, so the
 /// order on the screen is the order of the calls.
-public struct ScreenWriter {
+package struct ScreenWriter {
   /// The terminal's descriptor.
-  public let descriptor: Int32
+  package let descriptor: Int32
   private var pending: [UInt8] = []
 
   /// A writer to `descriptor` (a ``TerminalDevice``'s).
-  public init(descriptor: Int32) {
+  package init(descriptor: Int32) {
     self.descriptor = descriptor
   }
 
   /// A writer to `terminal`.
-  public init(terminal: borrowing TerminalDevice) {
+  package init(terminal: borrowing TerminalDevice) {
     self.init(descriptor: terminal.descriptor)
   }
 
   /// How many bytes wait to be written.
-  public var pendingCount: Int { pending.count }
+  package var pendingCount: Int { pending.count }
 
   /// Gathers `text`: a prompt, mask glyphs, an escape sequence. Never a secret.
-  public mutating func append(_ text: String) {
+  package mutating func append(_ text: String) {
     pending.append(contentsOf: text.utf8)
   }
 
@@ -43,7 +43,7 @@ public struct ScreenWriter {
   /// - Throws: ``PromptError`` with code `writeFailed`.
   /// - Complexity: O(bytes written); two `mprotect` calls when a range is
   ///   revealed.
-  public mutating func write(
+  package mutating func write(
     _ output: ScreenOutput, revealingFrom field: borrowing SecretFieldState
   ) throws(PromptError) {
     guard !output.reveals.isEmpty else {
@@ -68,7 +68,7 @@ public struct ScreenWriter {
   /// a read window on it (`SecureBuffer.write(to:range:)`).
   ///
   /// - Throws: ``PromptError`` with code `writeFailed`.
-  public mutating func appendSecret(
+  package mutating func appendSecret(
     _ secret: borrowing SecureBuffer, range: Range<Int>
   ) throws(PromptError) {
     try flush()
@@ -84,7 +84,7 @@ public struct ScreenWriter {
   /// the revealed text goes from there to `write(2)` with no copy in between.
   ///
   /// - Throws: ``PromptError`` with code `writeFailed`.
-  public mutating func appendRevealed(_ bytes: UnsafeRawBufferPointer) throws(PromptError) {
+  package mutating func appendRevealed(_ bytes: UnsafeRawBufferPointer) throws(PromptError) {
     try flush()
     if let failure = Platform.writeAll(descriptor, bytes) { throw .writeFailed(errno: failure) }
   }
@@ -93,7 +93,7 @@ public struct ScreenWriter {
   ///
   /// - Throws: ``PromptError`` with code `writeFailed`; what was gathered is
   ///   dropped either way.
-  public mutating func flush() throws(PromptError) {
+  package mutating func flush() throws(PromptError) {
     guard !pending.isEmpty else { return }
     defer { pending.removeAll(keepingCapacity: true) }
     let failure = pending.withUnsafeBytes { Platform.writeAll(descriptor, $0) }

@@ -4,7 +4,7 @@
 /// The password prompt, ``ConfirmationPrompt`` and the pinentry's dialog are
 /// handlers; none has a loop of its own, so a change to how the terminal is
 /// waited on, read or hung up on is made once.
-public protocol TerminalEventHandler: ~Copyable {
+package protocol TerminalEventHandler: ~Copyable {
   /// What the loop returns when the handler ends it.
   associatedtype Ending
 
@@ -51,13 +51,13 @@ public protocol TerminalEventHandler: ~Copyable {
 
 extension TerminalEventHandler where Self: ~Copyable {
   /// No wake-up of its own.
-  public var wakeTime: ContinuousClock.Instant? { nil }
+  package var wakeTime: ContinuousClock.Instant? { nil }
 
   /// Nothing to watch but the terminal and the relay.
-  public var watchedDescriptor: Int32? { nil }
+  package var watchedDescriptor: Int32? { nil }
 
   /// Nothing to do after a wait.
-  public mutating func woke(
+  package mutating func woke(
     at now: ContinuousClock.Instant, readiness: Readiness
   ) throws(PromptError) -> TerminalEventResponse<Ending> {
     .proceed

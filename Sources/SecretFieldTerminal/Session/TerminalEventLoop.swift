@@ -16,7 +16,7 @@ import SecureMemory
 ///
 /// - Complexity: per key, what the decoder and the handler cost; the loop
 ///   itself allocates nothing.
-public enum TerminalEventLoop {
+package enum TerminalEventLoop {
   /// `EIO`: what `read(2)` reports once a terminal has hung up.
   static let inputOutputError: Int32 = 5
 
@@ -24,7 +24,7 @@ public enum TerminalEventLoop {
   ///
   /// - Throws: ``PromptError`` from the terminal, the decoder or the handler;
   ///   the caller restores the terminal.
-  public static func run<Handler: TerminalEventHandler & ~Copyable>(
+  package static func run<Handler: TerminalEventHandler & ~Copyable>(
     _ handler: inout Handler, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
     decoder: inout KeyDecoder
   ) throws(PromptError) -> Handler.Ending {

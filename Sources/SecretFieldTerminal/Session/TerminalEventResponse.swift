@@ -1,6 +1,6 @@
 /// What a ``TerminalEventHandler`` tells the ``TerminalEventLoop`` after an
 /// event: go on, draw once the events at hand are handled, or end.
-public enum TerminalEventResponse<Ending> {
+package enum TerminalEventResponse<Ending> {
   /// Nothing to draw; wait for the next event.
   case proceed
   /// Draw (``TerminalEventHandler/redraw(terminal:)``) once the events that

@@ -40,10 +40,10 @@ import Synchronization
 ///   address space, 64 KiB of it locked), seven `sigaction` calls and a
 ///   `pthread_sigmask` (unblocking them) at install; a few atomic stores each
 ///   time raw mode is entered or left.
-public enum FaultHandler {
+package enum FaultHandler {
   /// The signals whose default action ends the process and that may come
   /// from the process's own fault.
-  public static let faults: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS]
+  package static let faults: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS]
 
   /// Installs the handler for ``faults``, and keeps the signals the C library
   /// reserves for itself (32 and 33 with glibc) from ending the process: no
@@ -53,7 +53,7 @@ public enum FaultHandler {
   /// - Returns: false when it left the runtime's backtracer in place (a debug
   ///   build with `SWIFT_BACKTRACE` set).
   @discardableResult
-  public static func install() -> Bool {
+  package static func install() -> Bool {
     #if DEBUG
       if getenv("SWIFT_BACKTRACE") != nil { return false }
     #endif
@@ -88,7 +88,7 @@ public enum FaultHandler {
   ///
   /// - Cost: about 70 KiB of address space and one `mmap`, `mlock` and
   ///   `sigaltstack` (and their undoing) per call.
-  public static func withAlternateStack<Result, Failure: Error>(
+  package static func withAlternateStack<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let stack = AlternateSignalStack()

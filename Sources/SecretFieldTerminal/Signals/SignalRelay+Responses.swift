@@ -1,6 +1,6 @@
 extension SignalRelay {
   /// What the main loop should do after ``respond(to:terminal:wipingFirst:)``.
-  public enum Outcome: Sendable, Hashable {
+  package enum Outcome: Sendable, Hashable {
     /// Raw mode is on again after a stop or a continue: draw the prompt anew.
     case redraw
     /// The terminal changed size: lay the prompt out again.
@@ -23,7 +23,7 @@ extension SignalRelay {
   /// - WINCH: asks for a new layout.
   ///
   /// - Throws: ``PromptError`` when raw mode cannot be entered again.
-  public func respond(
+  package func respond(
     to signal: TerminalSignal, terminal: inout TerminalDevice, wipingFirst wipe: () -> Void
   ) throws(PromptError) -> Outcome {
     switch signal.response {
@@ -48,7 +48,7 @@ extension SignalRelay {
   /// would report it.
   ///
   /// Restore the terminal and wipe secrets first: no deinit runs after this.
-  public func dieBy(_ signal: TerminalSignal) -> Never {
+  package func dieBy(_ signal: TerminalSignal) -> Never {
     Platform.raiseWithDefaultAction(signal.number)
     Platform.exitImmediately(128 + signal.number)
   }
@@ -59,7 +59,7 @@ extension SignalRelay {
   /// Raising the same signal rather than `SIGSTOP` keeps the kernel's rule: in an
   /// orphaned process group, where no shell would ever continue it, the stop is
   /// discarded and this returns at once.
-  public func stop(by signal: TerminalSignal) {
+  package func stop(by signal: TerminalSignal) {
     Platform.raiseWithDefaultAction(signal.number)
     if relayedSignals.contains(signal) {
       let numbers = relayedSignals.map(\.number)

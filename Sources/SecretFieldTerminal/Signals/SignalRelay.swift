@@ -60,10 +60,10 @@ private func actAsDefault(_ number: Int32) {
 /// signal does what its default action would (fatal ones kill the process),
 /// with no system call to switch, where dropping and making a relay again
 /// costs a pipe and two `sigaction` calls per signal.
-public struct SignalRelay: ~Copyable {
+package struct SignalRelay: ~Copyable {
   /// The pipe's read end: readable when a signal is pending. Poll it beside the
   /// terminal.
-  public let descriptor: Int32
+  package let descriptor: Int32
   let writeEnd: Int32
   /// The signals relayed, and the disposition each had before.
   var previous: [(signal: TerminalSignal, disposition: Platform.Disposition)] = []
@@ -75,7 +75,7 @@ public struct SignalRelay: ~Copyable {
   /// - Precondition: no other relay is installed.
   /// - Throws: ``PromptError`` with code `signalSetupFailed` when no pipe can be
   ///   made.
-  public init(signals: [TerminalSignal] = TerminalSignal.relayed) throws(PromptError) {
+  package init(signals: [TerminalSignal] = TerminalSignal.relayed) throws(PromptError) {
     let ends: (read: Int32, write: Int32)
     switch Platform.makeNonBlockingPipe() {
     case .success(let pipe): ends = pipe
@@ -105,7 +105,7 @@ public struct SignalRelay: ~Copyable {
 
   /// Whether signals go into the pipe (true, from ``init(signals:)`` on) or
   /// act as their default actions would (false, after ``pauseRelaying()``).
-  public var isRelaying: Bool { relayIsRelaying.load(ordering: .sequentiallyConsistent) }
+  package var isRelaying: Bool { relayIsRelaying.load(ordering: .sequentiallyConsistent) }
 
   /// Lets every relayed signal act as its default action would, until
   /// ``resumeRelaying()``: a fatal one kills the process by the same signal,
@@ -117,25 +117,25 @@ public struct SignalRelay: ~Copyable {
   ///
   /// - Complexity: an atomic store; no system call. The handlers stay
   ///   installed, so the dispositions a `fork`ed child inherits are the relay's.
-  public func pauseRelaying() {
+  package func pauseRelaying() {
     relayIsRelaying.store(false, ordering: .sequentiallyConsistent)
   }
 
   /// Relays signals into the pipe again after ``pauseRelaying()``.
   ///
   /// - Complexity: an atomic store; no system call.
-  public func resumeRelaying() {
+  package func resumeRelaying() {
     relayIsRelaying.store(true, ordering: .sequentiallyConsistent)
   }
 
   /// The signals that were relayed: those asked for that were not ignored.
-  public var relayedSignals: [TerminalSignal] { previous.map(\.signal) }
+  package var relayedSignals: [TerminalSignal] { previous.map(\.signal) }
 
   /// Reads every signal number waiting in the pipe, in arrival order, without
   /// blocking; empty when none is.
   ///
   /// - Complexity: one `read(2)` per 64 pending signals, plus one.
-  public func pendingSignals() -> [TerminalSignal] {
+  package func pendingSignals() -> [TerminalSignal] {
     var signals: [TerminalSignal] = []
     var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
       0, 0, 0, 0, 0, 0, 0, 0

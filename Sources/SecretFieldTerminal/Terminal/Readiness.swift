@@ -1,14 +1,14 @@
 /// What woke ``TerminalDevice/waitForInput(or:until:)``.
-public struct Readiness: OptionSet, Sendable, Hashable {
+package struct Readiness: OptionSet, Sendable, Hashable {
   /// The raw value: one bit per source.
-  public let rawValue: Int
+  package let rawValue: Int
   /// A set from its raw value.
-  public init(rawValue: Int) { self.rawValue = rawValue }
+  package init(rawValue: Int) { self.rawValue = rawValue }
 
   /// The terminal has bytes to read (or hung up: the read will say).
-  public static let input = Readiness(rawValue: 1 << 0)
+  package static let input = Readiness(rawValue: 1 << 0)
   /// A signal is waiting in the relay (or interrupted the wait).
-  public static let signal = Readiness(rawValue: 1 << 1)
+  package static let signal = Readiness(rawValue: 1 << 1)
   /// The caller's extra descriptor is readable (``TerminalDevice/waitForInput(or:watching:until:)``).
-  public static let watched = Readiness(rawValue: 1 << 2)
+  package static let watched = Readiness(rawValue: 1 << 2)
 }

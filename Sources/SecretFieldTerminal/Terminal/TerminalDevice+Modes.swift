@@ -13,7 +13,7 @@ extension TerminalDevice {
   ///
   /// - Throws: ``PromptError`` with code `terminalModesFailed`; the terminal is
   ///   then as it was.
-  public mutating func enterRawMode(features: TerminalFeatures = .prompt) throws(PromptError) {
+  package mutating func enterRawMode(features: TerminalFeatures = .prompt) throws(PromptError) {
     requestedFeatures = features
     guard !changedModes.isRaw else { return }
     let original: Platform.Attributes
@@ -51,7 +51,7 @@ extension TerminalDevice {
   /// flags are pushed changes nothing.
   ///
   /// - Throws: ``PromptError`` with code `writeFailed`.
-  public mutating func pushKeyboardFlags(_ flags: KeyboardFlags) throws(PromptError) {
+  package mutating func pushKeyboardFlags(_ flags: KeyboardFlags) throws(PromptError) {
     requestedKeyboardFlags = flags
     guard changedModes.pushedKeyboardFlags == nil else { return }
     FaultRestore.note(FaultRestore.keyboardFlags, isOn: true)
@@ -69,7 +69,7 @@ extension TerminalDevice {
   /// when some step failed (the terminal is gone, or this process is in the
   /// background).
   @discardableResult
-  public mutating func restoreModes() -> Bool {
+  package mutating func restoreModes() -> Bool {
     let restored = Self.restore(descriptor: descriptor, modes: &changedModes, original: original)
     if !changedModes.isRaw { original = nil }
     return restored
@@ -90,7 +90,7 @@ extension TerminalDevice {
   ///   foreground (it was continued with `bg`); stop again and wait for the next
   ///   `SIGCONT`.
   /// - Throws: ``PromptError`` as ``enterRawMode(features:)``.
-  public mutating func resumeRawMode() throws(PromptError) -> Bool {
+  package mutating func resumeRawMode() throws(PromptError) -> Bool {
     guard isForeground else { return false }
     if changedModes.isRaw, let original {
       if let failure = Platform.setAttributesFlushingInput(descriptor, original.rawMode) {

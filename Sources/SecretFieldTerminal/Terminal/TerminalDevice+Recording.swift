@@ -7,7 +7,7 @@ extension TerminalDevice {
   ///
   /// - Complexity: see ``RecordingDetector``: `/proc` reads, and one run of
   ///   `tmux` inside tmux.
-  public func detectRecording(
+  package func detectRecording(
     with detector: RecordingDetector = RecordingDetector()
   ) -> RecordingDetection {
     detector.detect(terminal: descriptor)

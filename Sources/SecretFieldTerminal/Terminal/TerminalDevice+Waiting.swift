@@ -1,4 +1,4 @@
-public import SecureMemory
+package import SecureMemory
 import SystemCalls
 
 extension TerminalDevice {
@@ -10,7 +10,7 @@ extension TerminalDevice {
   /// so a signal is handled at once even while no key comes.
   ///
   /// - Throws: ``PromptError`` with code `readFailed` when `poll` fails.
-  public func waitForInput(
+  package func waitForInput(
     or relay: borrowing SignalRelay, until deadline: ContinuousClock.Instant?
   ) throws(PromptError) -> Readiness {
     try waitForInput(or: relay, watching: nil, until: deadline)
@@ -19,7 +19,7 @@ extension TerminalDevice {
   /// Waits as ``waitForInput(or:until:)`` does, and also for `watched` (nil:
   /// none) to be readable, which is reported as ``Readiness/watched``: a
   /// caller's reason to end the prompt from outside (``PromptWithdrawal``).
-  public func waitForInput(
+  package func waitForInput(
     or relay: borrowing SignalRelay, watching watched: Int32?,
     until deadline: ContinuousClock.Instant?
   ) throws(PromptError) -> Readiness {
@@ -43,7 +43,7 @@ extension TerminalDevice {
   ///
   /// - Returns: what the read found; `.endOfFile` means the terminal hung up.
   /// - Throws: ``PromptError`` with code `readFailed`.
-  public func read(
+  package func read(
     into decoder: inout KeyDecoder, maximumCount: Int = 256
   ) throws(PromptError) -> ReadOutcome {
     do {

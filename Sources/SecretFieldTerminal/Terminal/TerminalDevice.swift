@@ -6,14 +6,14 @@
 /// device is `~Copyable`: one owner restores the modes and closes the
 /// descriptor, and dropping it does both, so a thrown error on the way out still
 /// leaves the terminal as it was found.
-public struct TerminalDevice: ~Copyable {
+package struct TerminalDevice: ~Copyable {
   /// The open descriptor, for `poll` and for `SecureBuffer`'s
   /// `read(from:)` and `write(to:)`. Do not close it: the device does.
-  public let descriptor: Int32
+  package let descriptor: Int32
   /// The path that was opened.
-  public let path: String
+  package let path: String
   /// What the prompt changed and has not restored yet.
-  public internal(set) var changedModes = TerminalModes()
+  package internal(set) var changedModes = TerminalModes()
   /// The termios as they were before raw mode, while raw mode is on.
   var original: Platform.Attributes?
   /// What the last ``enterRawMode(features:)`` and ``pushKeyboardFlags(_:)``
@@ -22,7 +22,7 @@ public struct TerminalDevice: ~Copyable {
   var requestedKeyboardFlags: KeyboardFlags?
 
   /// The controlling terminal's path.
-  public static let controllingTerminalPath = "/dev/tty"
+  package static let controllingTerminalPath = "/dev/tty"
 
   /// Opens a terminal for reading and writing (`open` with `O_RDWR | O_NOCTTY |
   /// O_CLOEXEC`), the controlling terminal by default or `path` (a pinentry is
@@ -31,7 +31,7 @@ public struct TerminalDevice: ~Copyable {
   /// - Throws: ``PromptError`` with code `noTerminal` when there is no
   ///   controlling terminal or the path cannot be opened, `notATerminal` when it
   ///   is not a terminal; the message says to give the secret another way.
-  public init(path: String = TerminalDevice.controllingTerminalPath) throws(PromptError) {
+  package init(path: String = TerminalDevice.controllingTerminalPath) throws(PromptError) {
     let descriptor: Int32
     switch Platform.openTerminal(path) {
     case .success(let opened): descriptor = opened
@@ -53,18 +53,18 @@ public struct TerminalDevice: ~Copyable {
 
   /// The terminal's size in columns and rows (`TIOCGWINSZ`), or nil when it
   /// reports none (some pseudo-terminals report 0 × 0).
-  public var size: (columns: Int, rows: Int)? { Platform.windowSize(descriptor) }
+  package var size: (columns: Int, rows: Int)? { Platform.windowSize(descriptor) }
 
   /// True when this process's group is the terminal's foreground group
   /// (`tcgetpgrp` = `getpgrp`): only then may it change the terminal's modes
   /// without being stopped by `SIGTTOU`.
-  public var isForeground: Bool { Platform.isForeground(descriptor) }
+  package var isForeground: Bool { Platform.isForeground(descriptor) }
 
   /// Writes `text` to the terminal. Only for what is not secret: prompts, masks,
   /// escape sequences. Secret bytes go out with `SecureBuffer.write(to:range:)`.
   ///
   /// - Throws: ``PromptError`` with code `writeFailed`.
-  public func write(_ text: String) throws(PromptError) {
+  package func write(_ text: String) throws(PromptError) {
     var text = text
     let failure = text.withUTF8 { Platform.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     if let failure { throw .writeFailed(errno: failure) }

@@ -3,26 +3,26 @@
 ///
 /// Each flag is set only after the change was sent to the terminal, and cleared
 /// when it was undone; an empty record means the terminal is as it was found.
-public struct TerminalModes: Sendable, Hashable, CustomStringConvertible {
+package struct TerminalModes: Sendable, Hashable, CustomStringConvertible {
   /// The termios were switched to raw mode (`tcsetattr`); the originals are kept
   /// by the device.
-  public var isRaw: Bool = false
+  package var isRaw: Bool = false
   /// Bracketed paste (`CSI ? 2004 h`) was turned on.
-  public var bracketedPaste: Bool = false
+  package var bracketedPaste: Bool = false
   /// Focus reporting (`CSI ? 1004 h`) was turned on.
-  public var focusReporting: Bool = false
+  package var focusReporting: Bool = false
   /// Kitty keyboard flags pushed onto the terminal's stack (`CSI > flags u`),
   /// to be popped (`CSI < u`); nil when none were pushed.
-  public var pushedKeyboardFlags: KeyboardFlags? = nil
+  package var pushedKeyboardFlags: KeyboardFlags? = nil
 
   /// A record of no change at all.
-  public init() {}
+  package init() {}
 
   /// True when nothing needs restoring.
-  public var isEmpty: Bool { self == TerminalModes() }
+  package var isEmpty: Bool { self == TerminalModes() }
 
   /// A list such as `raw, bracketed paste`, or `none`.
-  public var description: String {
+  package var description: String {
     var parts: [String] = []
     if isRaw { parts.append("raw") }
     if bracketedPaste { parts.append("bracketed paste") }
