@@ -13,5 +13,5 @@ func terminalPrompt() throws {
     print("cancelled by \(key)")  // .escape, .interrupt (^C), .endOfInput (^D)
   } catch let ending as PromptEnding {
     print(ending)  // .timedOut, .hungUp, .confirmationFailed(attempts:)
-  }  // PromptError (no terminal) goes up
+  }  // TerminalError (no terminal) goes up
 }

@@ -83,11 +83,11 @@ public struct TerminalPinentry: PinentryInterface {
   /// kernel has it).
   ///
   /// - Precondition: no other signal relay is installed.
-  /// - Throws: ``SecretFieldTerminal/PromptError`` when secure memory or the
+  /// - Throws: ``SecretFieldTerminal/TerminalError`` when secure memory or the
   ///   relay's pipe cannot be had.
   public static func makeResources(
     storage: SecureStorage = .strongestAvailable
-  ) throws(PromptError) -> PromptResources {
+  ) throws(TerminalError) -> PromptResources {
     var configuration = PromptConfiguration()
     configuration.storage = storage
     return try PromptResources(configuration)
@@ -185,7 +185,7 @@ public struct TerminalPinentry: PinentryInterface {
 
   /// What the client gets when the terminal could not be used: a general
   /// error whose detail says why and what to set.
-  static func assuanError(for error: PromptError, path: String) -> AssuanError {
+  static func assuanError(for error: TerminalError, path: String) -> AssuanError {
     switch error.code {
     case .noTerminal, .notATerminal:
       .general(

@@ -67,7 +67,7 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
   /// A sentence that says what happened and what to do about it.
   public let description: String
   /// The front end's own error or ending, for ``Code/promptFailed`` and
-  /// ``Code/promptEnded`` (`SecretFieldTerminal` reads it as `promptError`
+  /// ``Code/promptEnded`` (`SecretFieldTerminal` reads it as `terminalError`
   /// and `ending`).
   public let cause: (any Error & Sendable)?
 

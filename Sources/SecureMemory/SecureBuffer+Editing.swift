@@ -124,7 +124,7 @@ extension SecureBuffer {
   /// - Throws: ``AppendError/memory(_:)`` when growing fails (nothing was
   ///   received), ``AppendError/body(_:)`` with what `body` throws (what it
   ///   removed is removed).
-  public mutating func append<Result, Failure: Error>(
+  package mutating func append<Result, Failure: Error>(
     atMost maximumCount: Int, receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int,
     thenRemovingPrefix body: (_ bytes: UnsafeRawBufferPointer, _ removing: inout Int)
       throws(Failure) -> Result

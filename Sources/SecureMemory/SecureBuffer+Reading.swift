@@ -70,7 +70,7 @@ extension SecureBuffer {
   /// - Throws: ``AppendError/memory(_:)`` with code `readFailed` for an error
   ///   from `poll` or `read`, or from growing; ``AppendError/body(_:)`` with
   ///   what `body` throws (the bytes arrived; what it removed is removed).
-  public mutating func read<Result, Failure: Error>(
+  package mutating func read<Result, Failure: Error>(
     from descriptor: Int32, maximumCount: Int = 256, timeout: Duration? = nil,
     thenRemovingPrefix body: (_ bytes: UnsafeRawBufferPointer, _ removing: inout Int)
       throws(Failure) -> Result

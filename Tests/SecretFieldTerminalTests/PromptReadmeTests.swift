@@ -4,7 +4,7 @@ import Testing
 
 /// The README's example of the terminal prompt, as written there but for the
 /// terminal's path.
-func readmePromptExample(terminalPath: String) throws(PromptError) {
+func readmePromptExample(terminalPath: String) throws(TerminalError) {
   var configuration = PromptConfiguration(prompt: "Passphrase:")
   configuration.confirmation = .init(prompt: "Again:", maximumAttempts: 3)
   configuration.timeout = .seconds(60)
@@ -15,7 +15,7 @@ func readmePromptExample(terminalPath: String) throws(PromptError) {
   } catch let ending as PromptEnding {
     print(ending)  // .cancelled, .timedOut, .hungUp, .confirmationFailed(attempts:)
   } catch {
-    throw error as! PromptError  // no terminal (the message says what to do)
+    throw error as! TerminalError  // no terminal (the message says what to do)
   }
 }
 

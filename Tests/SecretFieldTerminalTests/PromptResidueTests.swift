@@ -48,7 +48,7 @@ struct PromptResidueTests {
         let operations = renderer.draw(
           line, cellColumns: widths, status: editor.statusLines(for: line), columns: 200)
         var writer = ScreenWriter(descriptor: null)
-        try! editor.field.withSecret { bytes throws(PromptError) in
+        try! editor.field.withSecret { bytes throws(TerminalError) in
           for operation in operations {
             switch operation {
             case .text(let text): writer.append(text)

@@ -7,7 +7,7 @@ import Testing
 struct TerminalDeviceTests {
   @Test("a path that does not exist: noTerminal, with the errno and what to do")
   func missingPath() {
-    let error = #expect(throws: PromptError.self) {
+    let error = #expect(throws: TerminalError.self) {
       _ = try TerminalDevice(path: "/nonexistent/tty")
     }
     #expect(error?.code == .noTerminal)
@@ -19,7 +19,7 @@ struct TerminalDeviceTests {
 
   @Test("a path that is not a terminal: notATerminal")
   func notATerminal() {
-    let error = #expect(throws: PromptError.self) { _ = try TerminalDevice(path: "/dev/null") }
+    let error = #expect(throws: TerminalError.self) { _ = try TerminalDevice(path: "/dev/null") }
     #expect(error?.code == .notATerminal)
     #expect(error?.description.contains("give the secret another way") == true)
     #expect(error?.description.contains("--stdin") == false)
@@ -30,7 +30,7 @@ struct TerminalDeviceTests {
     await #expect(processExitsWith: .success) {
       // A new session has no controlling terminal.
       _ = setsid()
-      do throws(PromptError) {
+      do throws(TerminalError) {
         _ = try TerminalDevice()
         Issue.record("opened /dev/tty without a controlling terminal")
       } catch {

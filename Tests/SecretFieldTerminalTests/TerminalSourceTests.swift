@@ -12,7 +12,7 @@ struct TerminalSourceTests {
       _ = try SecretSource.terminal(configuration).obtain()
     }
     #expect(error?.code == .promptFailed)
-    #expect(error?.promptError?.code == .noTerminal)
+    #expect(error?.terminalError?.code == .noTerminal)
     #expect(error?.ending == nil)
   }
 

@@ -154,7 +154,7 @@ private struct KeyPath: ~Copyable {
           spare[0] = typed
           return 1
         }, at: .now
-      ) { event, payload throws(PromptError) in
+      ) { event, payload throws(TerminalError) in
         precondition(event == .text, "key_path_append: the decoder did not return the key as text")
         reaction = editor.handle(event, payload: payload, at: .now)
         return true

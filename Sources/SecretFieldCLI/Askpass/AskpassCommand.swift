@@ -191,8 +191,8 @@ struct AskpassCommand: Command {
     do {
       secret = try source.obtain { context.printError("warning: \($0.description)") }
     } catch {
-      if let promptError = error.promptError {
-        context.printError(Self.message(for: promptError))
+      if let terminalError = error.terminalError {
+        context.printError(Self.message(for: terminalError))
       } else if let ending = error.ending {
         if case .cancelled = ending {} else { context.printError(ending.description) }
       } else {
@@ -261,7 +261,7 @@ struct AskpassCommand: Command {
 
   /// What to say when the terminal cannot be used: the prompt's own message
   /// suggests `--stdin`, which an askpass has not.
-  static func message(for error: PromptError) -> String {
+  static func message(for error: TerminalError) -> String {
     switch error.code {
     case .noTerminal, .notATerminal:
       "\(error.description.split(separator: ";").first ?? ""); secretfield-askpass asks on "

@@ -47,7 +47,7 @@ extension PromptOptions {
     case .promptEnded where error.ending.map(Self.isCancel) ?? false:
       return nil
     case .promptFailed:
-      switch error.promptError?.code {
+      switch error.terminalError?.code {
       case .noTerminal?, .notATerminal?:
         return "\(error.description.split(separator: ";").first ?? ""); run this from a "
           + "terminal, or give the password with --stdin or --password-from"
@@ -82,7 +82,7 @@ extension PromptOptions {
       default: return .cancelled
       }
     case .promptFailed:
-      return error.promptError.map(status(forPromptError:)) ?? .cancelled
+      return error.terminalError.map(status(forPromptError:)) ?? .cancelled
     case .tooLong:
       switch source {
       case .standardInput, .descriptor: return .usageError
@@ -95,7 +95,7 @@ extension PromptOptions {
 
   /// The exit status for a prompt that could not run: 3 for every failure of
   /// the terminal, 1 for the rest.
-  static func status(forPromptError error: PromptError) -> ExitStatus {
+  static func status(forPromptError error: TerminalError) -> ExitStatus {
     switch error.code {
     case .noTerminal, .notATerminal, .terminalModesFailed, .writeFailed, .readFailed:
       return .noTerminal

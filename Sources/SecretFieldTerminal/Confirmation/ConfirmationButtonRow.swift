@@ -43,7 +43,9 @@ package struct ConfirmationButtonRow: Sendable, Hashable {
       : text.split(separator: "\n", omittingEmptySubsequences: false).map {
         DisplayText.sanitized(String($0))
       }
-    self.buttons = buttons.map { ConfirmationButton($0.role, label: DisplayText.sanitized($0.label)) }
+    self.buttons = buttons.map {
+      ConfirmationButton($0.role, label: DisplayText.sanitized($0.label))
+    }
     let separator = locale.isUTF8 ? " \u{00B7} " : " | "
     if buttons.count == 1 {
       hint = "Enter: " + self.buttons[0].label

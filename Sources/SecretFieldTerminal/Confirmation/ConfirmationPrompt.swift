@@ -53,18 +53,18 @@ public struct ConfirmationPrompt: Sendable {
   /// - Parameter resources: the relay kept by a program that asks more than
   ///   once, relaying while the question runs and paused before it returns;
   ///   nil makes a relay for this question.
-  /// - Throws: ``PromptError``, as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``:
+  /// - Throws: ``TerminalError``, as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``:
   ///   `noTerminal` or `notATerminal` when there is no terminal to ask on,
   ///   others when the terminal fails meanwhile. The terminal is restored
   ///   before it throws. A fatal signal does not return: the process dies by
   ///   it.
-  public func run(reusing resources: PromptResources? = nil) throws(PromptError)
+  public func run(reusing resources: PromptResources? = nil) throws(TerminalError)
     -> ConfirmationAnswer
   {
     let setup = TerminalSession.Setup(
       terminalPath: terminalPath, features: buttons.isEmpty ? [.bracketedPaste] : [],
       resources: resources)
-    return try TerminalSession.run(setup) { terminal, relay, decoder, _ throws(PromptError) in
+    return try TerminalSession.run(setup) { terminal, relay, decoder, _ throws(TerminalError) in
       let deadline = timeout.map { ContinuousClock.now + $0 }
       if buttons.isEmpty {
         var asking = KeyAnswer(
@@ -79,7 +79,7 @@ public struct ConfirmationPrompt: Sendable {
         screen: ButtonDialog.Screen(
           writer: ScreenWriter(terminal: terminal), columns: terminal.columns),
         deadline: deadline)
-      do throws(PromptError) {
+      do throws(TerminalError) {
         try dialog.screen.drawAll(dialog.row)
         let answer = try TerminalEventLoop.run(
           &dialog, terminal: &terminal, relay: relay, decoder: &decoder)
@@ -154,7 +154,7 @@ extension ConfirmationPrompt {
 
     mutating func prepare(
       at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
       if let deadline, now >= deadline {
         try terminal.write(ControlSequence.newline)
         return .end(.timedOut)
@@ -170,7 +170,7 @@ extension ConfirmationPrompt {
     mutating func handle(
       _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
       decoder: inout KeyDecoder
-    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
       if signal.response == .die || signal.response == .stop {
         // The shell's prompt, or the next program's output, on a fresh line.
         try? terminal.write(ControlSequence.newline)
@@ -203,7 +203,7 @@ extension ConfirmationPrompt {
     mutating func handle(
       _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
       terminal: inout TerminalDevice
-    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
       if event == .suspend {
         // The relay catches it at the next wait and stops properly.
         Platform.signalProcessGroup(TerminalSignal.terminalStop.number)
@@ -226,7 +226,7 @@ extension ConfirmationPrompt {
     }
 
     /// Drawing happens as each event is handled.
-    mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {}
+    mutating func redraw(terminal: inout TerminalDevice) throws(TerminalError) {}
   }
 
   /// The buttons on the terminal event loop: keys into the
@@ -243,7 +243,7 @@ extension ConfirmationPrompt {
 
     mutating func prepare(
       at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
       if let deadline, now >= deadline { return .end(.timedOut) }
       return .proceed
     }
@@ -251,7 +251,7 @@ extension ConfirmationPrompt {
     mutating func handle(
       _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
       decoder: inout KeyDecoder
-    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
       if signal.response == .die { try? screen.finish(row) }
       let response = try relay.respond(
         to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
@@ -263,7 +263,7 @@ extension ConfirmationPrompt {
     mutating func handle(
       _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
       terminal: inout TerminalDevice
-    ) throws(PromptError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
       switch row.handle(event) {
       case .none: break
       case .redrawButtons: try screen.drawButtons(row)
@@ -273,7 +273,7 @@ extension ConfirmationPrompt {
       return .proceed
     }
 
-    mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {
+    mutating func redraw(terminal: inout TerminalDevice) throws(TerminalError) {
       try screen.drawAll(row)
     }
   }
@@ -290,7 +290,7 @@ extension ConfirmationPrompt.ButtonDialog {
 
     /// The whole dialog, from a fresh line: texts, buttons, keys; the cursor
     /// back on the button line.
-    mutating func drawAll(_ row: ConfirmationButtonRow) throws(PromptError) {
+    mutating func drawAll(_ row: ConfirmationButtonRow) throws(TerminalError) {
       if isDrawn { writer.append(ControlSequence.newline) }
       for line in row.textLines {
         writer.append(
@@ -308,7 +308,7 @@ extension ConfirmationPrompt.ButtonDialog {
     }
 
     /// The button line again, after the selection moved.
-    mutating func drawButtons(_ row: ConfirmationButtonRow) throws(PromptError) {
+    mutating func drawButtons(_ row: ConfirmationButtonRow) throws(TerminalError) {
       writer.append(
         ControlSequence.carriageReturn + row.buttonLine(columns: columns)
           + ControlSequence.eraseToEndOfLine + ControlSequence.carriageReturn)
@@ -317,7 +317,7 @@ extension ConfirmationPrompt.ButtonDialog {
 
     /// The button line without highlight (the one pressed in brackets), the
     /// key line erased, the cursor at the start of the next line.
-    mutating func finish(_ row: ConfirmationButtonRow) throws(PromptError) {
+    mutating func finish(_ row: ConfirmationButtonRow) throws(TerminalError) {
       guard isDrawn else { return }
       isDrawn = false
       writer.append(

@@ -5,7 +5,7 @@ import SystemCalls
 ///
 /// The rest of the module never names a Glibc type or function: it goes through
 /// here, and each function returns the `errno` (or a Swift value) instead of a C
-/// return code, so turning a failure into a ``PromptError`` happens in one step.
+/// return code, so turning a failure into a ``TerminalError`` happens in one step.
 enum Platform {
   static var errno: Int32 { Glibc.errno }
 

@@ -10,7 +10,7 @@ extension DecoderState {
   /// and without modifiers gives its own code point.
   func kittyEvent(
     _ key: KittyKey, in front: UnsafeRawBufferPointer, payload: inout SecureBuffer
-  ) throws(PromptError) -> KeyEvent {
+  ) throws(TerminalError) -> KeyEvent {
     let bits = key.modifierBits & ~ModifierBits.locks
     let withoutShift = bits & ~ModifierBits.shift
     switch key.code {
@@ -55,7 +55,7 @@ extension DecoderState {
   static func appendText(
     codePointsIn range: Range<Int>, of input: UnsafeRawBufferPointer,
     to payload: inout SecureBuffer
-  ) throws(PromptError) -> Bool {
+  ) throws(TerminalError) -> Bool {
     let total = KittyText.utf8Count(codePointsIn: range, of: input)
     guard let total else { return false }
     do {

@@ -44,12 +44,12 @@ struct DecoderState {
   /// `payloadIsStale` says the payload still holds the last event's bytes: they
   /// are wiped before anything is added to it (and the flag cleared).
   ///
-  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the payload
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when the payload
   ///   cannot grow; what the failed step would have consumed stays.
   mutating func step(
     _ view: inout InputView, payload: inout SecureBuffer, payloadIsStale: inout Bool,
     at now: ContinuousClock.Instant
-  ) throws(PromptError) -> (step: KeyDecoder.Step, text: Int?) {
+  ) throws(TerminalError) -> (step: KeyDecoder.Step, text: Int?) {
     func wipeStalePayload() {
       if payloadIsStale { payload.removeAll() }
       payloadIsStale = false
@@ -168,7 +168,7 @@ struct DecoderState {
   /// the limit); returns the paste's event when its end marker has arrived.
   private mutating func continuePaste(
     _ view: inout InputView, payload: inout SecureBuffer
-  ) throws(PromptError) -> KeyEvent? {
+  ) throws(TerminalError) -> KeyEvent? {
     while !view.isEmpty {
       let (contentCount, end) = PasteScanner.scan(view.front)
       if contentCount > 0 {

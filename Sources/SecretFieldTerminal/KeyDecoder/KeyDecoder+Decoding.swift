@@ -8,7 +8,7 @@ extension KeyDecoder {
   /// removing what was consumed; one on the payload when text is copied into it
   /// (over the last event's bytes, which that same window wipes).
   @inline(never)
-  mutating func decodeNext(at now: ContinuousClock.Instant) throws(PromptError) -> Step {
+  mutating func decodeNext(at now: ContinuousClock.Instant) throws(TerminalError) -> Step {
     var payloadIsStale = state.payloadDelivered
     state.payloadDelivered = false
     defer { if payloadIsStale { payload.removeAll() } }
@@ -20,11 +20,11 @@ extension KeyDecoder {
       state.pendingSince = nil
       return .needsInput
     }
-    let outcome: Result<Step, PromptError> = input.withUnsafeBytesRemovingPrefix {
+    let outcome: Result<Step, TerminalError> = input.withUnsafeBytesRemovingPrefix {
       bytes, removing in
       var view = InputView(bytes)
       defer { removing = view.consumed }
-      do throws(PromptError) {
+      do throws(TerminalError) {
         let (step, text) = try state.step(
           &view, payload: &payload, payloadIsStale: &payloadIsStale, at: now)
         if let text {
@@ -48,13 +48,13 @@ extension KeyDecoder {
 
   /// The handler of ``decode(at:handling:)`` and its kin.
   public typealias EventHandler = (_ event: KeyEvent, _ bytes: UnsafeRawBufferPointer)
-    throws(PromptError) -> Bool
+    throws(TerminalError) -> Bool
 
   /// The work of ``decode(at:handling:)``, in its own frame for the stack wipe.
   @inline(never)
   mutating func decodeAll(
     at now: ContinuousClock.Instant, handling body: EventHandler
-  ) throws(PromptError) -> Step? {
+  ) throws(TerminalError) -> Step? {
     wipeDeliveredPayload()
     if state.queued == nil && input.isEmpty {
       state.pendingSince = nil
@@ -71,10 +71,10 @@ extension KeyDecoder {
   mutating func receiveAll(
     atMost maximumCount: Int, receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int,
     at now: ContinuousClock.Instant, handling body: EventHandler
-  ) throws(PromptError) -> Step?? {
+  ) throws(TerminalError) -> Step?? {
     wipeDeliveredPayload()
     // The non-generic append, as in `readAll`.
-    var decoded: Result<Step?, PromptError> = .success(nil)
+    var decoded: Result<Step?, TerminalError> = .success(nil)
     let received: Bool
     do {
       received = try input.append(atMost: maximumCount, receivingWith: receive) { bytes in
@@ -95,11 +95,11 @@ extension KeyDecoder {
   mutating func readAll(
     from descriptor: Int32, maximumCount: Int, at now: ContinuousClock.Instant,
     handling body: EventHandler
-  ) throws(PromptError) -> (outcome: ReadOutcome, step: Step?) {
+  ) throws(TerminalError) -> (outcome: ReadOutcome, step: Step?) {
     wipeDeliveredPayload()
     // The non-generic read: the generic one, called from this module, looked
     // up its metadata at run time on every key.
-    var decoded: Result<Step?, PromptError> = .success(nil)
+    var decoded: Result<Step?, TerminalError> = .success(nil)
     let outcome: ReadOutcome
     do {
       outcome = try input.read(from: descriptor, maximumCount: maximumCount, timeout: .zero) {
@@ -128,11 +128,11 @@ extension KeyDecoder {
   private static func decodeAll(
     _ bytes: UnsafeRawBufferPointer, _ removing: inout Int, _ state: inout DecoderState,
     _ payload: inout SecureBuffer, at now: ContinuousClock.Instant, handling body: EventHandler
-  ) -> Result<Step?, PromptError> {
+  ) -> Result<Step?, TerminalError> {
     var view = InputView(bytes)
     defer { removing = view.consumed }
     var payloadIsStale = false
-    do throws(PromptError) {
+    do throws(TerminalError) {
       while true {
         let (step, text) = try state.step(
           &view, payload: &payload, payloadIsStale: &payloadIsStale, at: now)
@@ -147,7 +147,7 @@ extension KeyDecoder {
         } else if state.payloadDelivered {
           state.payloadDelivered = false
           defer { payload.removeAll() }
-          goesOn = try payload.withUnsafeBytes { payload throws(PromptError) in
+          goesOn = try payload.withUnsafeBytes { payload throws(TerminalError) in
             try body(event, payload)
           }
         } else {

@@ -77,9 +77,9 @@ public import SecureMemory
 
   /// A decoder with empty secure buffers.
   ///
-  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure memory
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when secure memory
   ///   cannot be had (the message says why: usually the locked memory limit).
-  public init(configuration: Configuration = Configuration()) throws(PromptError) {
+  public init(configuration: Configuration = Configuration()) throws(TerminalError) {
     state = DecoderState(configuration: configuration)
     let input = try Self.makeBuffer(storage: configuration.storage)
     let payload = try Self.makeBuffer(storage: configuration.storage)
@@ -97,11 +97,11 @@ public import SecureMemory
   ///
   /// Make the region with room for ``inputCapacity`` bytes.
   ///
-  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure memory
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when secure memory
   ///   cannot be had.
   public init(
     configuration: Configuration = Configuration(), sharing region: SharedSecureRegion
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     state = DecoderState(configuration: configuration)
     let input: SecureBuffer
     do { input = try SecureBuffer(capacity: Self.inputCapacity, sharing: region) } catch {
@@ -116,7 +116,7 @@ public import SecureMemory
   /// prompt's.
   public static let inputCapacity = 256
 
-  private static func makeBuffer(storage: SecureStorage) throws(PromptError) -> SecureBuffer {
+  private static func makeBuffer(storage: SecureStorage) throws(TerminalError) -> SecureBuffer {
     do { return try SecureBuffer(capacity: inputCapacity, storage: storage) } catch {
       throw .secureMemory(error)
     }
@@ -168,9 +168,9 @@ public import SecureMemory
   /// Wipes the previous event's payload first, then the stack after: the
   /// scanner's locals held secret bytes.
   ///
-  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the payload
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when the payload
   ///   cannot grow; the input is then left as it was.
-  public mutating func next(at now: ContinuousClock.Instant) throws(PromptError) -> Step {
+  public mutating func next(at now: ContinuousClock.Instant) throws(TerminalError) -> Step {
     let step = try decodeNext(at: now)
     wipeStack()
     return step
@@ -194,7 +194,7 @@ extension KeyDecoder {
   /// - Returns: what the last call of ``next(at:)`` would have returned
   ///   (``Step/needsInput`` or ``Step/needsInputBefore(_:)``), or nil when
   ///   `body` stopped.
-  /// - Throws: ``PromptError`` from `body`, or with code `secureMemoryFailed`
+  /// - Throws: ``TerminalError`` from `body`, or with code `secureMemoryFailed`
   ///   when the payload cannot grow; what was handled before is consumed.
   /// - Complexity: O(bytes consumed); two `mprotect` calls for the input
   ///   (none when it is empty), two more per paste, plus what `body` costs; a
@@ -202,7 +202,7 @@ extension KeyDecoder {
   public mutating func decode(
     at now: ContinuousClock.Instant,
     handling body: EventHandler
-  ) throws(PromptError) -> Step? {
+  ) throws(TerminalError) -> Step? {
     // One wipe for the decoding and for what `body` wipes after (a field's
     // edit), which ran inside the window.
     let wipe = StackWipeScope()
@@ -218,7 +218,7 @@ extension KeyDecoder {
   ///
   /// - Returns: nil when nothing was received (and nothing decoded), else what
   ///   ``decode(at:handling:)`` returns, inside an optional.
-  /// - Throws: as ``decode(at:handling:)`` does, and ``PromptError`` with code
+  /// - Throws: as ``decode(at:handling:)`` does, and ``TerminalError`` with code
   ///   `secureMemoryFailed` when the input cannot grow.
   /// - Complexity: two `mprotect` calls for the input, plus what
   ///   ``decode(at:handling:)`` adds beyond them.
@@ -226,7 +226,7 @@ extension KeyDecoder {
     atMost maximumCount: Int,
     receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int,
     at now: ContinuousClock.Instant, handling body: EventHandler
-  ) throws(PromptError) -> Step?? {
+  ) throws(TerminalError) -> Step?? {
     let wipe = StackWipeScope()
     defer { wipe.end() }
     return try receiveAll(atMost: maximumCount, receivingWith: receive, at: now, handling: body)
@@ -243,19 +243,19 @@ extension KeyDecoder {
   ///   ``decode(at:handling:)`` returns (nil when `body` stopped). When none
   ///   arrived nothing is decoded: call ``decode(at:handling:)`` for a
   ///   deadline that passed.
-  /// - Throws: ``PromptError`` with code `readFailed` for an error from `poll`
+  /// - Throws: ``TerminalError`` with code `readFailed` for an error from `poll`
   ///   or `read`; as ``decode(at:handling:)`` does.
   public mutating func read(
     from descriptor: Int32, maximumCount: Int = 256, at now: ContinuousClock.Instant,
     handling body: EventHandler
-  ) throws(PromptError) -> (outcome: ReadOutcome, step: Step?) {
+  ) throws(TerminalError) -> (outcome: ReadOutcome, step: Step?) {
     let wipe = StackWipeScope()
     defer { wipe.end() }
     return try readAll(from: descriptor, maximumCount: maximumCount, at: now, handling: body)
   }
 }
 
-extension PromptError {
+extension TerminalError {
   static func secureMemory(_ error: SecureMemoryError) -> Self {
     Self(.secureMemoryFailed, errno: error.errno, error.description)
   }

@@ -25,10 +25,10 @@ public struct TerminalNotice: Sendable {
 
   /// Writes the message on a line of its own (or several).
   ///
-  /// - Throws: ``PromptError``: `noTerminal` or `notATerminal` when there is no
+  /// - Throws: ``TerminalError``: `noTerminal` or `notATerminal` when there is no
   ///   terminal, `writeFailed` when writing fails.
   /// - Complexity: one `open`, one `write`.
-  public func show() throws(PromptError) {
+  public func show() throws(TerminalError) {
     let terminal = try TerminalDevice(path: terminalPath)
     try terminal.write(screenText)
   }

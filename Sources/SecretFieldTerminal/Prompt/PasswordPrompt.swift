@@ -70,7 +70,7 @@ public struct PasswordPrompt: Sendable {
   ///   kept relay while it runs, pauses it before it returns, and gives the
   ///   buffers back wiped. Nil makes them for this prompt and drops them after.
   /// - Returns: the password in secure memory, or why there is none.
-  /// - Throws: ``PromptError``: `noTerminal` or `notATerminal` when there is
+  /// - Throws: ``TerminalError``: `noTerminal` or `notATerminal` when there is
   ///   no terminal to prompt on (the message says to run from a terminal or give
   ///   the secret another way, such as a ``SecretSource``), others when
   ///   the terminal fails meanwhile. The terminal is restored before it throws.
@@ -80,7 +80,7 @@ public struct PasswordPrompt: Sendable {
     afterFirstDraw: (() -> Void)? = nil,
     withdrawal: PromptWithdrawal? = nil,
     reusing resources: PromptResources? = nil
-  ) throws(PromptError) -> PromptResult {
+  ) throws(TerminalError) -> PromptResult {
     let decoderConfiguration = Self.decoderConfiguration(for: configuration)
     let setup = TerminalSession.Setup(
       terminalPath: configuration.terminalPath, features: configuration.terminalFeatures,
@@ -93,7 +93,7 @@ public struct PasswordPrompt: Sendable {
     }
     return try TerminalSession.run(
       setup,
-      makeDecoder: { () throws(PromptError) -> KeyDecoder in
+      makeDecoder: { () throws(TerminalError) -> KeyDecoder in
         if let resources {
           field = resources.takeField(for: configuration)
           return try resources.takeDecoder(for: decoderConfiguration)
@@ -106,7 +106,7 @@ public struct PasswordPrompt: Sendable {
           decoder: &decoder, field: &field)
         return decoder.take()!
       }
-    ) { terminal, relay, decoder, fatal throws(PromptError) in
+    ) { terminal, relay, decoder, fatal throws(TerminalError) in
       try ask(
         terminal: &terminal, relay: relay, decoder: &decoder, field: &field, fatal: &fatal,
         annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal)
@@ -132,7 +132,7 @@ public struct PasswordPrompt: Sendable {
     field: inout SecretFieldState?, fatal: inout TerminalSignal?,
     annotate: ((borrowing SecretFieldState) -> String?)?, afterFirstDraw: (() -> Void)?,
     withdrawal: PromptWithdrawal?
-  ) throws(PromptError) -> PromptResult {
+  ) throws(TerminalError) -> PromptResult {
     let locale = configuration.locale ?? .current
     var loop = try PromptLoop(
       configuration: configuration, locale: locale, terminal: terminal,

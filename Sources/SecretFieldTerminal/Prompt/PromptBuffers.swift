@@ -10,12 +10,12 @@ enum PromptBuffers {
   /// costs one protection pair per key instead of one per buffer. The two
   /// hold the same secret, so neither is exposed by the other's window.
   ///
-  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure memory
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when secure memory
   ///   cannot be had.
   static func make(
     configuration: PromptConfiguration, decoderConfiguration: KeyDecoder.Configuration,
     decoder: inout KeyDecoder?, field: inout SecretFieldState?
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     let region = try PromptEditor.makeSharedRegion(configuration: configuration)
     field = try PromptEditor.makeField(
       configuration: configuration, sharing: region,

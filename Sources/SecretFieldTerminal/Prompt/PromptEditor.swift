@@ -66,9 +66,9 @@ package struct PromptEditor: ~Copyable {
   /// An editor with an empty field, masked with `configuration`'s glyph (or
   /// `locale`'s), showing ``PromptConfiguration/initialMessage``.
   ///
-  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the field's
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when the field's
   ///   secure memory cannot be had.
-  package init(configuration: PromptConfiguration, locale: TerminalLocale) throws(PromptError) {
+  package init(configuration: PromptConfiguration, locale: TerminalLocale) throws(TerminalError) {
     self.init(
       configuration: configuration, locale: locale,
       field: try Self.makeField(configuration: configuration))
@@ -79,13 +79,13 @@ package struct PromptEditor: ~Copyable {
   /// shares the region (`KeyDecoder.init(configuration:sharing:)`), so the
   /// field's edit inside the decoder's window changes no page protection.
   ///
-  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when the region
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when the region
   ///   has no room and the field's secure memory cannot be had.
   /// Make `region` with ``makeSharedRegion(configuration:)``: the field
   /// reserves the room that sizes it for.
   package init(
     configuration: PromptConfiguration, locale: TerminalLocale, sharing region: SharedSecureRegion
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     self.init(
       configuration: configuration, locale: locale,
       field: try Self.makeField(
@@ -99,11 +99,11 @@ package struct PromptEditor: ~Copyable {
   /// reserve less), then ``KeyDecoder/inputCapacity`` bytes, so each window's
   /// protection pair covers one page.
   ///
-  /// - Throws: ``PromptError`` with code `secureMemoryFailed` when secure
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when secure
   ///   memory cannot be had.
   package static func makeSharedRegion(
     configuration: PromptConfiguration
-  ) throws(PromptError) -> SharedSecureRegion {
+  ) throws(TerminalError) -> SharedSecureRegion {
     do {
       return try SharedSecureRegion(
         holding: [
@@ -160,7 +160,7 @@ package struct PromptEditor: ~Copyable {
   static func makeField(
     configuration: PromptConfiguration, sharing region: SharedSecureRegion? = nil,
     reservingCapacity: Int? = nil
-  ) throws(PromptError) -> SecretFieldState {
+  ) throws(TerminalError) -> SecretFieldState {
     do {
       if let region {
         return try SecretFieldState(

@@ -58,7 +58,7 @@ struct PromptLoop: ~Copyable {
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
     terminal: borrowing TerminalDevice, annotates: Bool, field: consuming SecretFieldState? = nil
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     var field = field
     if field == nil { field = try PromptEditor.makeField(configuration: configuration) }
     editor = PromptEditor(configuration: configuration, locale: locale, field: field.take()!)
@@ -90,7 +90,7 @@ struct PromptLoop: ~Copyable {
   mutating func run(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     annotate: ((borrowing SecretFieldState) -> String?)?
-  ) throws(PromptError) -> PromptResult {
+  ) throws(TerminalError) -> PromptResult {
     var mismatches = 0
     var isSecondEntry = false
     while true {
@@ -130,7 +130,7 @@ struct PromptLoop: ~Copyable {
   mutating func runEntry(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     annotate: ((borrowing SecretFieldState) -> String?)?
-  ) throws(PromptError) -> EntryEnd {
+  ) throws(TerminalError) -> EntryEnd {
     try draw(annotate: annotate)
     if let afterFirstDraw {
       self.afterFirstDraw = nil
@@ -158,7 +158,7 @@ struct PromptLoop: ~Copyable {
   /// Notes what a reaction asks for; returns how the entry ends, if it does.
   mutating func take(
     _ reaction: PromptEditor.Reaction, terminal: inout TerminalDevice
-  ) throws(PromptError) -> EntryEnd? {
+  ) throws(TerminalError) -> EntryEnd? {
     if reaction.ringsBell { writer.append(ControlSequence.bell) }
     if let edited = reaction.editedFrom {
       editedFrom = min(editedFrom ?? edited, edited)
@@ -188,7 +188,7 @@ struct PromptLoop: ~Copyable {
 
   /// Asks whether the terminal speaks the kitty keyboard protocol, when the
   /// configuration wants caps lock; does not wait for the answer.
-  mutating func startHandshake(terminal: borrowing TerminalDevice) throws(PromptError) {
+  mutating func startHandshake(terminal: borrowing TerminalDevice) throws(TerminalError) {
     guard configuration.terminalFeatures.contains(.keyboardProtocol) else { return }
     try terminal.write(KeyboardProtocolHandshake.query)
     handshake.sent(at: .now)
@@ -197,7 +197,7 @@ struct PromptLoop: ~Copyable {
   /// After a stop: the input flushed on the way out may have held the
   /// replies, so a query not answered yet is sent again. (Flags already pushed
   /// are pushed again by ``TerminalDevice/resumeRawMode()``.)
-  mutating func askAgainAfterStop(terminal: borrowing TerminalDevice) throws(PromptError) {
+  mutating func askAgainAfterStop(terminal: borrowing TerminalDevice) throws(TerminalError) {
     guard handshake.state != .notAsked, handshake.isUnanswered else { return }
     try startHandshake(terminal: terminal)
   }
@@ -208,7 +208,7 @@ struct PromptLoop: ~Copyable {
   /// plain terminal.
   mutating func handleTerminalReply(
     _ reply: KeyEvent, terminal: inout TerminalDevice
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     if handshake.receive(reply) {
       try terminal.pushKeyboardFlags(KeyboardProtocolHandshake.flags)
     }
@@ -223,7 +223,7 @@ struct PromptLoop: ~Copyable {
   /// the caller to die by once the terminal is restored.
   mutating func awaitHandshakeReplies(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder
-  ) throws(PromptError) -> TerminalSignal? {
+  ) throws(TerminalError) -> TerminalSignal? {
     var replies = HandshakeReplies(handshake: handshake)
     defer { handshake = replies.handshake }
     return try TerminalEventLoop.run(&replies, terminal: &terminal, relay: relay, decoder: &decoder)
@@ -241,7 +241,7 @@ struct PromptLoop: ~Copyable {
 
     mutating func prepare(
       at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-    ) throws(PromptError) -> TerminalEventResponse<TerminalSignal?> {
+    ) throws(TerminalError) -> TerminalEventResponse<TerminalSignal?> {
       handshake.expire(at: now)
       guard !sawSignal, let deadline = handshake.deadline, now < deadline else { return .end(nil) }
       return .proceed
@@ -250,7 +250,7 @@ struct PromptLoop: ~Copyable {
     mutating func handle(
       _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
       decoder: inout KeyDecoder
-    ) throws(PromptError) -> TerminalEventResponse<TerminalSignal?> {
+    ) throws(TerminalError) -> TerminalEventResponse<TerminalSignal?> {
       sawSignal = true
       return signal.response == .die ? .end(signal) : .proceed
     }
@@ -258,13 +258,13 @@ struct PromptLoop: ~Copyable {
     mutating func handle(
       _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
       terminal: inout TerminalDevice
-    ) throws(PromptError) -> TerminalEventResponse<TerminalSignal?> {
+    ) throws(TerminalError) -> TerminalEventResponse<TerminalSignal?> {
       // `receive` ignores everything but the replies.
       _ = handshake.receive(event)
       return .proceed
     }
 
-    mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {}
+    mutating func redraw(terminal: inout TerminalDevice) throws(TerminalError) {}
   }
 
   // MARK: Signals
@@ -272,7 +272,7 @@ struct PromptLoop: ~Copyable {
   mutating func respond(
     to signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
     decoder: inout KeyDecoder
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     switch signal.response {
     case .die, .stop:
       // Leave no revealed text behind, and the cursor on a fresh line for the
@@ -324,7 +324,7 @@ struct PromptLoop: ~Copyable {
   // MARK: Drawing
 
   /// Draws the frame for now: the field, its status lines, the caret.
-  mutating func draw(annotate: ((borrowing SecretFieldState) -> String?)?) throws(PromptError) {
+  mutating func draw(annotate: ((borrowing SecretFieldState) -> String?)?) throws(TerminalError) {
     guard !isWaitingForForeground else { return }
     if needsAnnotation, let annotate {
       annotation = annotate(editor.field)
@@ -360,7 +360,7 @@ struct PromptLoop: ~Copyable {
   }
 
   /// Ends the entry on the screen: masked, status lines erased, cursor below.
-  mutating func finish() throws(PromptError) {
+  mutating func finish() throws(TerminalError) {
     editor.field.render(at: .now, into: &line)
     renderer.finish(line, columns: columns, into: &output)
     try writer.write(output, revealingFrom: editor.field)
@@ -370,7 +370,7 @@ struct PromptLoop: ~Copyable {
 
   /// The field's text, copied into a secure buffer of its own through
   /// `SecureBuffer.append` (room for one more byte, such as a newline).
-  func copyOfField() throws(PromptError) -> SecureBuffer {
+  func copyOfField() throws(TerminalError) -> SecureBuffer {
     do {
       var copy = try SecureBuffer(
         capacity: editor.field.utf8Count + 1, storage: configuration.storage)
@@ -422,7 +422,7 @@ extension PromptLoop: TerminalEventHandler {
 
   mutating func prepare(
     at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
     if let deadline, now >= deadline {
       try finish()
       return .end(.timedOut)
@@ -439,7 +439,7 @@ extension PromptLoop: TerminalEventHandler {
 
   mutating func woke(
     at now: ContinuousClock.Instant, readiness: Readiness
-  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
     handshake.expire(at: now)
     if let withdrawal, isWithdrawn(withdrawal, readiness: readiness) {
       try finish()
@@ -451,7 +451,7 @@ extension PromptLoop: TerminalEventHandler {
   mutating func handle(
     _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
     decoder: inout KeyDecoder
-  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
     try respond(to: signal, terminal: &terminal, relay: relay, decoder: &decoder)
     return .redraw
   }
@@ -459,14 +459,14 @@ extension PromptLoop: TerminalEventHandler {
   mutating func handle(
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
     terminal: inout TerminalDevice
-  ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
     echoEarly(event, payload: payload)
     let reaction = editor.handle(event, payload: payload, at: now)
     if let end = try take(reaction, terminal: &terminal) { return .end(end) }
     return .redraw
   }
 
-  mutating func redraw(terminal: inout TerminalDevice) throws(PromptError) {
+  mutating func redraw(terminal: inout TerminalDevice) throws(TerminalError) {
     try draw(annotate: annotate)
   }
 }

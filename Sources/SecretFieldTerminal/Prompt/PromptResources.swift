@@ -41,9 +41,9 @@ public final class PromptResources {
   /// timeout).
   ///
   /// - Precondition: no other ``SignalRelay`` is installed.
-  /// - Throws: ``PromptError``: `signalSetupFailed` when no pipe can be made,
+  /// - Throws: ``TerminalError``: `signalSetupFailed` when no pipe can be made,
   ///   `secureMemoryFailed` when secure memory cannot be had.
-  public init(_ configuration: PromptConfiguration = PromptConfiguration()) throws(PromptError) {
+  public init(_ configuration: PromptConfiguration = PromptConfiguration()) throws(TerminalError) {
     let relay = try SignalRelay()
     relay.pauseRelaying()
     self.relay = relay
@@ -83,7 +83,8 @@ public final class PromptResources {
   /// A decoder that saw caps lock reports only its changes, and the new
   /// field starts not knowing it, so such a decoder is not reused: the field
   /// would miss a caps lock that stayed on.
-  func takeDecoder(for configuration: KeyDecoder.Configuration) throws(PromptError) -> KeyDecoder {
+  func takeDecoder(for configuration: KeyDecoder.Configuration) throws(TerminalError) -> KeyDecoder
+  {
     // Wiped when it was kept: no second wipe (a protection pair per buffer).
     if let kept = decoder.take(), kept.configuration == configuration, kept.capsLock == nil {
       return kept

@@ -8,8 +8,8 @@ extension SecretSource {
   /// A cancelled, timed-out or hung-up prompt is
   /// `SecretSourceError.Code.promptEnded` with the ``PromptEnding`` in
   /// `SecretSourceError.ending`; no terminal to ask on is
-  /// `SecretSourceError.Code.promptFailed` with the ``PromptError`` in
-  /// `SecretSourceError.promptError`.
+  /// `SecretSourceError.Code.promptFailed` with the ``TerminalError`` in
+  /// `SecretSourceError.terminalError`.
   public static func terminal(_ configuration: PromptConfiguration) -> SecretSource {
     .asking(TerminalAsker(configuration: configuration))
   }
@@ -17,7 +17,7 @@ extension SecretSource {
 
 extension SecretSourceError {
   /// Why the terminal prompt could not run, for `promptFailed`.
-  public var promptError: PromptError? { cause as? PromptError }
+  public var terminalError: TerminalError? { cause as? TerminalError }
 
   /// How the terminal prompt ended without a password, for `promptEnded`.
   public var ending: PromptEnding? { cause as? PromptEnding }

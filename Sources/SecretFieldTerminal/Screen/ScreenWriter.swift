@@ -40,18 +40,18 @@ package struct ScreenWriter {
   /// The buffer keeps its capacity: once it has room for a frame, writing one
   /// allocates nothing.
   ///
-  /// - Throws: ``PromptError`` with code `writeFailed`.
+  /// - Throws: ``TerminalError`` with code `writeFailed`.
   /// - Complexity: O(bytes written); two `mprotect` calls when a range is
   ///   revealed.
   package mutating func write(
     _ output: ScreenOutput, revealingFrom field: borrowing SecretFieldState
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     guard !output.reveals.isEmpty else {
       pending.append(contentsOf: output.text)
       try flush()
       return
     }
-    try field.withSecret { bytes throws(PromptError) in
+    try field.withSecret { bytes throws(TerminalError) in
       var start = 0
       for index in output.reveals.indices {
         let reveal = output.reveals[index]
@@ -67,10 +67,10 @@ package struct ScreenWriter {
   /// Writes what was gathered, then the bytes in `range` of `secret`, from inside
   /// a read window on it (`SecureBuffer.write(to:range:)`).
   ///
-  /// - Throws: ``PromptError`` with code `writeFailed`.
+  /// - Throws: ``TerminalError`` with code `writeFailed`.
   package mutating func appendSecret(
     _ secret: borrowing SecureBuffer, range: Range<Int>
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     try flush()
     do {
       try secret.write(to: descriptor, range: range)
@@ -83,17 +83,17 @@ package struct ScreenWriter {
   /// read window on secure memory (`SecretFieldState/withSecret(_:)`):
   /// the revealed text goes from there to `write(2)` with no copy in between.
   ///
-  /// - Throws: ``PromptError`` with code `writeFailed`.
-  package mutating func appendRevealed(_ bytes: UnsafeRawBufferPointer) throws(PromptError) {
+  /// - Throws: ``TerminalError`` with code `writeFailed`.
+  package mutating func appendRevealed(_ bytes: UnsafeRawBufferPointer) throws(TerminalError) {
     try flush()
     if let failure = Platform.writeAll(descriptor, bytes) { throw .writeFailed(errno: failure) }
   }
 
   /// Writes what was gathered in one `write(2)` (more if the kernel takes less).
   ///
-  /// - Throws: ``PromptError`` with code `writeFailed`; what was gathered is
+  /// - Throws: ``TerminalError`` with code `writeFailed`; what was gathered is
   ///   dropped either way.
-  package mutating func flush() throws(PromptError) {
+  package mutating func flush() throws(TerminalError) {
     guard !pending.isEmpty else { return }
     defer { pending.removeAll(keepingCapacity: true) }
     let failure = pending.withUnsafeBytes { Platform.writeAll(descriptor, $0) }

@@ -16,7 +16,7 @@ package protocol TerminalEventHandler: ~Copyable {
   /// not come from an event (drawing again once back in the foreground).
   mutating func prepare(
     at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-  ) throws(PromptError) -> TerminalEventResponse<Ending>
+  ) throws(TerminalError) -> TerminalEventResponse<Ending>
 
   /// A descriptor of the handler's to wait on beside the terminal and the
   /// relay (a caller's way to take a question back), or nil.
@@ -26,24 +26,24 @@ package protocol TerminalEventHandler: ~Copyable {
   /// says what woke it (``Readiness/watched`` for ``watchedDescriptor``).
   mutating func woke(
     at now: ContinuousClock.Instant, readiness: Readiness
-  ) throws(PromptError) -> TerminalEventResponse<Ending>
+  ) throws(TerminalError) -> TerminalEventResponse<Ending>
 
   /// A signal the relay caught (stop, continue, resize, or a fatal one, which
   /// `SignalRelay.respond(to:terminal:wipingFirst:)` does not return from).
   mutating func handle(
     _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
     decoder: inout KeyDecoder
-  ) throws(PromptError) -> TerminalEventResponse<Ending>
+  ) throws(TerminalError) -> TerminalEventResponse<Ending>
 
   /// A key event; `payload` is the text or paste it brought, in the decoder's
   /// secure memory, lent for the call only.
   mutating func handle(
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
     terminal: inout TerminalDevice
-  ) throws(PromptError) -> TerminalEventResponse<Ending>
+  ) throws(TerminalError) -> TerminalEventResponse<Ending>
 
   /// Draws what changed, after the events that asked for it.
-  mutating func redraw(terminal: inout TerminalDevice) throws(PromptError)
+  mutating func redraw(terminal: inout TerminalDevice) throws(TerminalError)
 
   /// What the loop returns when the terminal hangs up (end of file, or `EIO`).
   var hangUpEnding: Ending { get }
@@ -59,7 +59,7 @@ extension TerminalEventHandler where Self: ~Copyable {
   /// Nothing to do after a wait.
   package mutating func woke(
     at now: ContinuousClock.Instant, readiness: Readiness
-  ) throws(PromptError) -> TerminalEventResponse<Ending> {
+  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
     .proceed
   }
 }

@@ -22,12 +22,12 @@ package enum TerminalEventLoop {
 
   /// Runs `handler` until it ends the loop, and returns its ending.
   ///
-  /// - Throws: ``PromptError`` from the terminal, the decoder or the handler;
+  /// - Throws: ``TerminalError`` from the terminal, the decoder or the handler;
   ///   the caller restores the terminal.
   package static func run<Handler: TerminalEventHandler & ~Copyable>(
     _ handler: inout Handler, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
     decoder: inout KeyDecoder
-  ) throws(PromptError) -> Handler.Ending {
+  ) throws(TerminalError) -> Handler.Ending {
     var decoderDeadline: ContinuousClock.Instant?
     // Declared once, outside the turn: `handle` below captures both, and a
     // captured variable declared inside the loop was boxed on the heap every
@@ -64,7 +64,8 @@ package enum TerminalEventLoop {
       // Every event is handled inside the decoder's one window on its input,
       // the one the `read` was made in: a text key goes to the field from
       // where it arrived.
-      func handle(_ event: KeyEvent, _ payload: UnsafeRawBufferPointer) throws(PromptError) -> Bool
+      func handle(_ event: KeyEvent, _ payload: UnsafeRawBufferPointer) throws(TerminalError)
+        -> Bool
       {
         switch try handler.handle(event, payload: payload, at: .now, terminal: &terminal) {
         case .proceed: return true

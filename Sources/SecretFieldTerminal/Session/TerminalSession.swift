@@ -32,15 +32,15 @@ enum TerminalSession {
   /// by (a wait after the answer): the session dies by it once the terminal is
   /// restored.
   ///
-  /// - Throws: ``PromptError`` from opening the terminal, its modes, the relay,
+  /// - Throws: ``TerminalError`` from opening the terminal, its modes, the relay,
   ///   the decoder or `body`; the terminal is restored first.
   static func run<Result: ~Copyable>(
     _ setup: Setup,
-    makeDecoder: (() throws(PromptError) -> KeyDecoder)? = nil,
+    makeDecoder: (() throws(TerminalError) -> KeyDecoder)? = nil,
     _ body: (
       inout TerminalDevice, borrowing SignalRelay, inout KeyDecoder, inout TerminalSignal?
-    ) throws(PromptError) -> Result
-  ) throws(PromptError) -> Result {
+    ) throws(TerminalError) -> Result
+  ) throws(TerminalError) -> Result {
     var terminal = try TerminalDevice(path: setup.terminalPath)
     guard let resources = setup.resources else {
       // The relay first: a signal that comes once raw mode is on must find it.
@@ -57,11 +57,11 @@ enum TerminalSession {
 
   private static func run<Result: ~Copyable>(
     _ setup: Setup, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
-    pausesRelay: Bool, makeDecoder: (() throws(PromptError) -> KeyDecoder)?,
+    pausesRelay: Bool, makeDecoder: (() throws(TerminalError) -> KeyDecoder)?,
     _ body: (
       inout TerminalDevice, borrowing SignalRelay, inout KeyDecoder, inout TerminalSignal?
-    ) throws(PromptError) -> Result
-  ) throws(PromptError) -> Result {
+    ) throws(TerminalError) -> Result
+  ) throws(TerminalError) -> Result {
     // With `pausesRelay` the relay is paused once the terminal is restored and
     // before the last look at its pipe, so no signal falls between the two.
     func restore(_ terminal: inout TerminalDevice) {
@@ -113,7 +113,7 @@ enum TerminalSession {
   /// tries again once `fg` continued it.
   static func enterRawMode(
     _ terminal: inout TerminalDevice, features: TerminalFeatures, relay: borrowing SignalRelay
-  ) throws(PromptError) {
+  ) throws(TerminalError) {
     do {
       try terminal.enterRawMode(features: features)
       return

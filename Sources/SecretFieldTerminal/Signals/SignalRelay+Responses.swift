@@ -22,10 +22,10 @@ extension SignalRelay {
   /// - CONT: enters raw mode again (a no-op when it is on) and asks for a redraw.
   /// - WINCH: asks for a new layout.
   ///
-  /// - Throws: ``PromptError`` when raw mode cannot be entered again.
+  /// - Throws: ``TerminalError`` when raw mode cannot be entered again.
   package func respond(
     to signal: TerminalSignal, terminal: inout TerminalDevice, wipingFirst wipe: () -> Void
-  ) throws(PromptError) -> Outcome {
+  ) throws(TerminalError) -> Outcome {
     switch signal.response {
     case .die:
       terminal.restoreModes()

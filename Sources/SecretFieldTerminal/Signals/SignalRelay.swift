@@ -73,9 +73,9 @@ package struct SignalRelay: ~Copyable {
   /// returns `EINTR` at once).
   ///
   /// - Precondition: no other relay is installed.
-  /// - Throws: ``PromptError`` with code `signalSetupFailed` when no pipe can be
+  /// - Throws: ``TerminalError`` with code `signalSetupFailed` when no pipe can be
   ///   made.
-  package init(signals: [TerminalSignal] = TerminalSignal.relayed) throws(PromptError) {
+  package init(signals: [TerminalSignal] = TerminalSignal.relayed) throws(TerminalError) {
     let ends: (read: Int32, write: Int32)
     switch Platform.makeNonBlockingPipe() {
     case .success(let pipe): ends = pipe

@@ -11,9 +11,9 @@ extension TerminalDevice {
   ///
   /// Calling it while raw mode is on changes nothing.
   ///
-  /// - Throws: ``PromptError`` with code `terminalModesFailed`; the terminal is
+  /// - Throws: ``TerminalError`` with code `terminalModesFailed`; the terminal is
   ///   then as it was.
-  package mutating func enterRawMode(features: TerminalFeatures = .prompt) throws(PromptError) {
+  package mutating func enterRawMode(features: TerminalFeatures = .prompt) throws(TerminalError) {
     requestedFeatures = features
     guard !changedModes.isRaw else { return }
     let original: Platform.Attributes
@@ -27,7 +27,7 @@ extension TerminalDevice {
     self.original = original
     changedModes.isRaw = true
     FaultRestore.arm(descriptor: descriptor, original: original.raw)
-    do throws(PromptError) {
+    do throws(TerminalError) {
       if features.contains(.bracketedPaste) {
         FaultRestore.note(FaultRestore.bracketedPaste, isOn: true)
         try write(ControlSequence.enableBracketedPaste)
@@ -50,8 +50,8 @@ extension TerminalDevice {
   /// terminal without the protocol may show the sequence. A second push while
   /// flags are pushed changes nothing.
   ///
-  /// - Throws: ``PromptError`` with code `writeFailed`.
-  package mutating func pushKeyboardFlags(_ flags: KeyboardFlags) throws(PromptError) {
+  /// - Throws: ``TerminalError`` with code `writeFailed`.
+  package mutating func pushKeyboardFlags(_ flags: KeyboardFlags) throws(TerminalError) {
     requestedKeyboardFlags = flags
     guard changedModes.pushedKeyboardFlags == nil else { return }
     FaultRestore.note(FaultRestore.keyboardFlags, isOn: true)
@@ -89,8 +89,8 @@ extension TerminalDevice {
   /// - Returns: false, changing nothing, when the process is not in the
   ///   foreground (it was continued with `bg`); stop again and wait for the next
   ///   `SIGCONT`.
-  /// - Throws: ``PromptError`` as ``enterRawMode(features:)``.
-  package mutating func resumeRawMode() throws(PromptError) -> Bool {
+  /// - Throws: ``TerminalError`` as ``enterRawMode(features:)``.
+  package mutating func resumeRawMode() throws(TerminalError) -> Bool {
     guard isForeground else { return false }
     if changedModes.isRaw, let original {
       if let failure = Platform.setAttributesFlushingInput(descriptor, original.rawMode) {

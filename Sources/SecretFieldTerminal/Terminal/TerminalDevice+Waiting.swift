@@ -9,10 +9,10 @@ extension TerminalDevice {
   /// The prompt's main loop: the relay's pipe and the terminal side by side,
   /// so a signal is handled at once even while no key comes.
   ///
-  /// - Throws: ``PromptError`` with code `readFailed` when `poll` fails.
+  /// - Throws: ``TerminalError`` with code `readFailed` when `poll` fails.
   package func waitForInput(
     or relay: borrowing SignalRelay, until deadline: ContinuousClock.Instant?
-  ) throws(PromptError) -> Readiness {
+  ) throws(TerminalError) -> Readiness {
     try waitForInput(or: relay, watching: nil, until: deadline)
   }
 
@@ -22,7 +22,7 @@ extension TerminalDevice {
   package func waitForInput(
     or relay: borrowing SignalRelay, watching watched: Int32?,
     until deadline: ContinuousClock.Instant?
-  ) throws(PromptError) -> Readiness {
+  ) throws(TerminalError) -> Readiness {
     let timeout = Platform.pollTimeout(until: deadline)
     switch Platform.poll(descriptor, relay.descriptor, watched, timeoutMilliseconds: timeout) {
     case .failure(let errno):
@@ -42,10 +42,10 @@ extension TerminalDevice {
   /// without waiting. Call it when ``waitForInput(or:until:)`` reported input.
   ///
   /// - Returns: what the read found; `.endOfFile` means the terminal hung up.
-  /// - Throws: ``PromptError`` with code `readFailed`.
+  /// - Throws: ``TerminalError`` with code `readFailed`.
   package func read(
     into decoder: inout KeyDecoder, maximumCount: Int = 256
-  ) throws(PromptError) -> ReadOutcome {
+  ) throws(TerminalError) -> ReadOutcome {
     do {
       return try decoder.receive { input throws(SecureMemoryError) in
         try input.read(from: descriptor, maximumCount: maximumCount, timeout: .zero)

@@ -28,10 +28,10 @@ package struct TerminalDevice: ~Copyable {
   /// O_CLOEXEC`), the controlling terminal by default or `path` (a pinentry is
   /// told the terminal's name by its caller).
   ///
-  /// - Throws: ``PromptError`` with code `noTerminal` when there is no
+  /// - Throws: ``TerminalError`` with code `noTerminal` when there is no
   ///   controlling terminal or the path cannot be opened, `notATerminal` when it
   ///   is not a terminal; the message says to give the secret another way.
-  package init(path: String = TerminalDevice.controllingTerminalPath) throws(PromptError) {
+  package init(path: String = TerminalDevice.controllingTerminalPath) throws(TerminalError) {
     let descriptor: Int32
     switch Platform.openTerminal(path) {
     case .success(let opened): descriptor = opened
@@ -63,8 +63,8 @@ package struct TerminalDevice: ~Copyable {
   /// Writes `text` to the terminal. Only for what is not secret: prompts, masks,
   /// escape sequences. Secret bytes go out with `SecureBuffer.write(to:range:)`.
   ///
-  /// - Throws: ``PromptError`` with code `writeFailed`.
-  package func write(_ text: String) throws(PromptError) {
+  /// - Throws: ``TerminalError`` with code `writeFailed`.
+  package func write(_ text: String) throws(TerminalError) {
     var text = text
     let failure = text.withUTF8 { Platform.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     if let failure { throw .writeFailed(errno: failure) }

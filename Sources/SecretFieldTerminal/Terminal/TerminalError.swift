@@ -4,7 +4,7 @@ import SystemCalls
 ///
 /// Compare by ``code``; show ``description`` to the user. Where the kernel said
 /// why, ``errno`` carries its code.
-public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What kind of failure this is. Compare with the static members.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
@@ -27,7 +27,7 @@ public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let writeFailed = Code(.writeFailed)
     /// The signal relay could not be set up (no pipe could be made).
     public static let signalSetupFailed = Code(.signalSetupFailed)
-    /// Secure memory for the keys could not be had; ``PromptError/description``
+    /// Secure memory for the keys could not be had; ``TerminalError/description``
     /// carries the reason from `SecureMemory`.
     public static let secureMemoryFailed = Code(.secureMemoryFailed)
 
@@ -49,7 +49,7 @@ public struct PromptError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-extension PromptError {
+extension TerminalError {
   static func noTerminal(path: String, errno: Errno) -> Self {
     Self(
       .noTerminal, errno: errno.code,
