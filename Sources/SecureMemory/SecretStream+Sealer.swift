@@ -50,17 +50,25 @@ extension SecretStream {
       self.state = state
     }
 
-    /// Seals the bytes in `plaintext` as the next chunk; `isFinal` marks the last.
+    /// Seals the bytes of `plaintext` in `range` (all of them by default) as
+    /// the next chunk; `isFinal` marks the last.
     ///
     /// Wraps `crypto_secretstream_xchacha20poly1305_push`, called inside a read
     /// window on `plaintext` and a write window on the state; the stack below is
     /// wiped afterwards. An empty chunk is allowed (a final one after a stream
-    /// whose length was a multiple of the chunk size, say).
+    /// whose length was a multiple of the chunk size, say). A range seals a
+    /// chunk of a larger buffer without copying it out first.
     ///
-    /// - Precondition: the final chunk has not been sealed yet.
-    /// - Complexity: O(`plaintext.count`); two `mprotect` pairs.
-    public mutating func seal(_ plaintext: borrowing SecureBuffer, isFinal: Bool) -> [UInt8] {
-      plaintext.withUnsafeBytes { seal(message: $0, isFinal: isFinal) }
+    /// - Precondition: the final chunk has not been sealed yet; `range` lies
+    ///   within `plaintext.count`.
+    /// - Complexity: O(length); two `mprotect` pairs.
+    public mutating func seal(
+      _ plaintext: borrowing SecureBuffer, range: Range<Int>? = nil, isFinal: Bool
+    ) -> [UInt8] {
+      let range = plaintext.checkedRange(range)
+      return plaintext.withUnsafeBytes {
+        seal(message: UnsafeRawBufferPointer(rebasing: $0[range]), isFinal: isFinal)
+      }
     }
 
     /// Seals bytes that are not secret (a file's own non-secret part, a test

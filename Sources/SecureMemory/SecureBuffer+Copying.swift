@@ -1,6 +1,7 @@
 extension SecureBuffer {
-  /// Allocates a buffer holding a copy of `other`'s bytes, under `policy`
-  /// (by default the one `other` was allocated under).
+  /// Allocates a buffer holding a copy of `other`'s bytes in `range` (all of
+  /// them by default), under `policy` (by default the one `other` was
+  /// allocated under).
   ///
   /// The bytes go from one read window straight into the new buffer's write
   /// window with the package's own copy (`rep movsb`): they never pass through
@@ -10,25 +11,36 @@ extension SecureBuffer {
   ///
   /// - Complexity: one allocation and O(`other.count`).
   /// - Throws: ``SecureMemoryError`` when the new buffer cannot be had.
+  ///
+  /// - Precondition: `range` lies within `other.count`.
   public init(
-    copying other: borrowing SecureBuffer, locking policy: LockPolicy? = nil
+    copying other: borrowing SecureBuffer, range: Range<Int>? = nil,
+    locking policy: LockPolicy? = nil
   ) throws(SecureMemoryError) {
-    var buffer = try SecureBuffer(capacity: other.count, locking: policy ?? other.lockPolicy)
-    try buffer.append(contentsOf: other)
+    let range = other.checkedRange(range)
+    var buffer = try SecureBuffer(capacity: range.count, locking: policy ?? other.lockPolicy)
+    try buffer.append(contentsOf: other, range: range)
     self = buffer
   }
 
-  /// Appends a copy of `other`'s bytes, growing first if needed.
+  /// Appends a copy of `other`'s bytes in `range` (all of them by default),
+  /// growing first if needed.
   ///
   /// Reads `other` inside its read window and writes inside this buffer's write
   /// window, with the package's own copy. Appending a buffer to itself is not
   /// possible: the compiler refuses the overlapping access.
   ///
-  /// - Complexity: amortised O(`other.count`); two `mprotect` pairs.
+  /// - Precondition: `range` lies within `other.count`.
+  /// - Complexity: amortised O(length); two `mprotect` pairs.
   /// - Throws: ``SecureMemoryError`` when growing fails; the buffer is then
   ///   unchanged.
-  public mutating func append(contentsOf other: borrowing SecureBuffer) throws(SecureMemoryError) {
-    try other.withUnsafeBytes { bytes throws(SecureMemoryError) in try append(bytes) }
+  public mutating func append(
+    contentsOf other: borrowing SecureBuffer, range: Range<Int>? = nil
+  ) throws(SecureMemoryError) {
+    let range = other.checkedRange(range)
+    try other.withUnsafeBytes { bytes throws(SecureMemoryError) in
+      try append(UnsafeRawBufferPointer(rebasing: bytes[range]))
+    }
   }
 
   /// A buffer of `count` random bytes from the kernel's generator, written

@@ -17,10 +17,7 @@ extension SecureBuffer {
   /// - Throws: ``SecureMemoryError`` with code `writeFailed` and the `errno`
   ///   (`EPIPE` when the reading end is closed).
   public func write(to descriptor: Int32, range: Range<Int>? = nil) throws(SecureMemoryError) {
-    let range = range ?? 0..<count
-    precondition(
-      range.lowerBound >= 0 && range.upperBound <= count,
-      "SecureBuffer: range \(range) out of bounds for count \(count)")
+    let range = checkedRange(range)
     let failure = withUnsafeBytes { bytes in
       System.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes[range]))
     }

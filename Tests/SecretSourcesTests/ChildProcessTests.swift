@@ -25,6 +25,20 @@ struct ChildProcessTests {
         == .signalled(SIGTERM))
   }
 
+  @Test("a range hands the child that part of the buffer alone")
+  func handsOverAPart() throws {
+    let directory = try SourceDirectory()
+    let out = directory.path + "/out"
+    let vault = try secureText("alice:s3cret;bob:hunter2")
+    let cat = ["sh", "-c", "cat > '\(out)'"]
+    #expect(try ChildProcess.run(cat, standardInput: vault, range: 17..<24) == .exited(0))
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "hunter2")
+    #expect(
+      try ChildProcess.run(cat, standardInput: vault, range: 6..<12, appendingNewline: true)
+        == .exited(0))
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "s3cret\n")
+  }
+
   @Test("a program that is not there: notStarted, naming it")
   func notFound() throws {
     let secret = try SecureBuffer(capacity: 8)

@@ -41,6 +41,8 @@ public enum ChildProcess {
   /// - Parameters:
   ///   - arguments: the program and its arguments.
   ///   - secret: what the program reads on standard input.
+  ///   - range: the part of `secret` it reads (an entry of a larger buffer);
+  ///     all of it by default.
   ///   - appendingNewline: a line feed after the secret, for programs that read
   ///     a line.
   /// - Returns: how the program ended; a status other than 0 is not an error
@@ -50,9 +52,14 @@ public enum ChildProcess {
   ///   waited for).
   public static func run(
     _ arguments: [String], standardInput secret: borrowing SecureBuffer,
-    appendingNewline: Bool = false
+    range: Range<Int>? = nil, appendingNewline: Bool = false
   ) throws(ChildProcessError) -> Termination {
     precondition(!arguments.isEmpty, "ChildProcess.run needs at least the program's name")
+    if let range {
+      precondition(
+        range.lowerBound >= 0 && range.upperBound <= secret.count,
+        "ChildProcess.run: range \(range) out of bounds for count \(secret.count)")
+    }
     let ends: (read: Int32, write: Int32)
     switch System.makePipe() {
     case .success(let pipe): ends = pipe
@@ -70,7 +77,7 @@ public enum ChildProcess {
 
     var writeError: SecureMemoryError?
     do {
-      try secret.write(to: ends.write)
+      try secret.write(to: ends.write, range: range)
       if appendingNewline { try Self.newline().write(to: ends.write) }
     } catch {
       writeError = error
