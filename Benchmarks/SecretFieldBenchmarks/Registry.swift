@@ -21,5 +21,6 @@ enum Registry {
     KeystrokeEchoBenchmarks(),
     KeyPathBenchmarks(),
     ColdWindowBenchmarks(),
+    SecretTableBenchmarks(),
   ]
 }
