@@ -8,7 +8,8 @@ extension SecretTable {
   ///   then unchanged.
   /// - Complexity: O(`bytes.count`); no system call while a slab has room,
   ///   plus the replaced secret's wipe.
-  public func insert(copying bytes: UnsafeRawBufferPointer, for key: Key) throws(SecureMemoryError) {
+  public func insert(copying bytes: UnsafeRawBufferPointer, for key: Key) throws(SecureMemoryError)
+  {
     let secret = try SecureBuffer(copying: bytes, in: arena)
     put(secret, for: key)
   }
