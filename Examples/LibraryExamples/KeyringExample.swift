@@ -7,6 +7,6 @@ import SecretSources
 func cachedBackupPassphrase() throws -> Int {
   let passphrase = try SecretSource.firstAvailable([
     .keyring(name: "backup"), .terminal(PromptConfiguration(prompt: "Backup passphrase:")),
-  ]).obtain(cachingUnder: "backup")
+  ]).obtain(cachingUncheckedUnder: "backup")
   return passphrase.count
 }

@@ -12,7 +12,7 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
     private enum Value: String, Hashable, Sendable {
       case notSet, cannotOpen, isDirectory, isTerminal, unsafePermissions, tooLong, empty
       case readFailed, timedOut, commandNotStarted, commandFailed, invalidSpecification
-      case promptFailed, promptEnded, secureMemoryFailed
+      case promptFailed, promptEnded, secureMemoryFailed, rejected
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -55,6 +55,10 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
     public static let promptEnded = Code(.promptEnded)
     /// Secure memory for the secret could not be had.
     public static let secureMemoryFailed = Code(.secureMemoryFailed)
+    /// The secret did not pass the caller's check
+    /// (`obtain(cachingUnder:timeout:verifiedBy:reportingWarnings:)`); nothing
+    /// was cached, and ``SecretSourceError/cause`` is the check's error.
+    public static let rejected = Code(.rejected)
 
     /// The code's name, as in `notSet`.
     public var description: String { value.rawValue }

@@ -7,16 +7,19 @@ public struct SecretSourceWarning: Sendable, Equatable, CustomStringConvertible 
   /// What kind of warning this is. Compare with the static members.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
-      case readableByOthers, notCached
+      case readableByOthers, notCached, cacheRemoved
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
 
     /// The file can be read by its group or by others.
     public static let readableByOthers = Code(.readableByOthers)
-    /// ``SecretSource/obtain(cachingUnder:timeout:reportingWarnings:)`` could
-    /// not cache the secret; ``SecretSourceWarning/path`` is the key's name.
+    /// The secret could not be cached in the kernel keyring (or the cache
+    /// could not be read); ``SecretSourceWarning/path`` is the key's name.
     public static let notCached = Code(.notCached)
+    /// What was cached under the key failed the caller's check and was
+    /// removed; ``SecretSourceWarning/path`` is the key's name.
+    public static let cacheRemoved = Code(.cacheRemoved)
 
     /// The code's name, as in `readableByOthers`.
     public var description: String { value.rawValue }
@@ -33,6 +36,12 @@ public struct SecretSourceWarning: Sendable, Equatable, CustomStringConvertible 
     Self(
       code: .notCached, path: name,
       description: "the secret was not cached under '\(name)': \(cause)")
+  }
+
+  static func cacheRemoved(name: String) -> Self {
+    Self(
+      code: .cacheRemoved, path: name,
+      description: "the passphrase cached under '\(name)' was wrong and was removed")
   }
 
   static func readableByOthers(path: String, permissions: UInt32) -> Self {

@@ -60,20 +60,84 @@ struct SecretSourceKeyringTests {
     #expect(Obtained(.keyring(name: name)) == .failed(.tooLong))
   }
 
-  @Test("obtain(cachingUnder:) caches what another source gave, once; from the key itself, nothing")
+  @Test(
+    "obtain(cachingUncheckedUnder:) caches what another source gave, once; from the key itself, nothing"
+  )
   func obtainCaching() throws {
     let name = KeyringOracle.uniqueName("source-cache")
     defer { KeyringOracle.remove(name) }
     let piped = pipeHolding(Array("from a pipe\n".utf8))
     defer { close(piped) }
-    let first = try SecretSource.descriptor(piped).obtain(cachingUnder: name, timeout: .seconds(60))
+    let first = try SecretSource.descriptor(piped).obtain(
+      cachingUncheckedUnder: name, timeout: .seconds(60))
     #expect(text(first) == "from a pipe")
     #expect(KeyringOracle.payload(name) == Array("from a pipe".utf8))
 
     let again = try SecretSource.firstAvailable([.keyring(name: name), unreachablePrompt])
-      .obtain(cachingUnder: name, timeout: .seconds(60))
+      .obtain(cachingUncheckedUnder: name, timeout: .seconds(60))
     #expect(text(again) == "from a pipe")
     #expect(KeyringOracle.payload(name) == Array("from a pipe".utf8), "not stored twice")
+  }
+
+  /// Accepts "right" only, as a vault that opens with one passphrase.
+  struct WrongPassphrase: Error {}
+  static func acceptsRight(_ candidate: borrowing SecureBuffer) throws {
+    guard text(candidate) == "right" else { throw WrongPassphrase() }
+  }
+
+  @Test("verified: a wrong passphrase is refused and never cached; a right one is cached")
+  func verifiedCachesOnlyWhatPasses() throws {
+    let name = KeyringOracle.uniqueName("verified")
+    defer { KeyringOracle.remove(name) }
+    let wrong = pipeHolding(Array("wrong\n".utf8))
+    defer { close(wrong) }
+    let error = #expect(throws: SecretSourceError.self) {
+      _ = try SecretSource.descriptor(wrong).obtain(
+        cachingUnder: name, timeout: .seconds(60), verifiedBy: Self.acceptsRight)
+    }
+    #expect(error?.code == .rejected)
+    #expect(error?.cause is WrongPassphrase)
+    #expect(KeyringOracle.payload(name) == nil, "nothing cached")
+
+    let right = pipeHolding(Array("right\n".utf8))
+    defer { close(right) }
+    let secret = try SecretSource.descriptor(right).obtain(
+      cachingUnder: name, timeout: .seconds(60), verifiedBy: Self.acceptsRight)
+    #expect(text(secret) == "right")
+    #expect(KeyringOracle.payload(name) == Array("right".utf8))
+  }
+
+  @Test("verified: a cached passphrase that passes is taken without asking; the control asks")
+  func verifiedTakesCached() throws {
+    let name = KeyringOracle.uniqueName("verified-hit")
+    defer { KeyringOracle.remove(name) }
+    try #require(KeyringOracle.add(name, payload: Array("wrong\0right".utf8)) != nil)
+    let secret = try unreachablePrompt.obtain(
+      cachingUnder: name, timeout: .seconds(60), verifiedBy: Self.acceptsRight)
+    #expect(text(secret) == "right", "the second cached entry, not asked")
+    // Control: a check nothing cached passes, so the unreachable prompt is asked.
+    let error = #expect(throws: SecretSourceError.self) {
+      _ = try unreachablePrompt.obtain(cachingUnder: name, timeout: .seconds(60)) { _ in
+        throw WrongPassphrase()
+      }
+    }
+    #expect(error?.code == .promptFailed)
+  }
+
+  @Test("verified: a cached passphrase that fails is removed, and the source asked once")
+  func verifiedRemovesStale() throws {
+    let name = KeyringOracle.uniqueName("verified-stale")
+    defer { KeyringOracle.remove(name) }
+    try #require(KeyringOracle.add(name, payload: Array("stale".utf8)) != nil)
+    let right = pipeHolding(Array("right\n".utf8))
+    defer { close(right) }
+    var warnings: [SecretSourceWarning] = []
+    let secret = try SecretSource.descriptor(right).obtain(
+      cachingUnder: name, timeout: .seconds(60), verifiedBy: Self.acceptsRight
+    ) { warnings.append($0) }
+    #expect(text(secret) == "right")
+    #expect(warnings.map(\.code) == [.cacheRemoved])
+    #expect(KeyringOracle.payload(name) == Array("right".utf8), "the stale one is gone")
   }
 
   @Test(
@@ -89,7 +153,7 @@ struct SecretSourceKeyringTests {
           == unreachablePrompt)
       let piped = pipeHolding(Array("still given\n".utf8))
       var warnings: [SecretSourceWarning] = []
-      let secret = try! SecretSource.descriptor(piped).obtain(cachingUnder: name) {
+      let secret = try! SecretSource.descriptor(piped).obtain(cachingUncheckedUnder: name) {
         warnings.append($0)
       }
       #expect(text(secret) == "still given")
