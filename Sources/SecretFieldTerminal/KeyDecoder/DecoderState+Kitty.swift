@@ -13,21 +13,31 @@ extension DecoderState {
   ) throws(TerminalError) -> KeyEvent {
     let bits = key.modifierBits & ~ModifierBits.locks
     let withoutShift = bits & ~ModifierBits.shift
+    let held = SequenceScanner.modifiers(ofBits: bits)
     switch key.code {
     case 13, KittyKeyCode.keypadEnter:
-      return withoutShift == 0 ? .submit : .unknownSequence
+      return withoutShift == 0 ? .submit : .key(.enter, held)
     case 127, 8:
       if withoutShift == 0 { return .deleteBackward }
       if bits & (ModifierBits.control | ModifierBits.alt) != 0 { return .deleteWordBackward }
-      return .unknownSequence
+      return .key(.backspace, held)
     case 9:
-      return bits == 0 ? .tab : .unknownSequence
+      return bits == 0 ? .tab : .key(.tab, held)
     case 27:
-      return bits == 0 ? .escape : .unknownSequence
+      return bits == 0 ? .escape : .key(.escape, held)
     case 97...122 where bits == ModifierBits.control:
       return SequenceScanner.controlKey(UInt8(key.code - 96))
+    case KittyKeyCode.functionKeys:
+      return .key(.function(key.code - KittyKeyCode.functionKeys.lowerBound + 13), held)
     default:
       break
+    }
+    // A character with Ctrl, Alt or Super is a key, never text.
+    if bits & (ModifierBits.control | ModifierBits.alt | ModifierBits.super) != 0,
+      KittyText.isTextScalar(key.code), !KittyKeyCode.isFunctional(key.code),
+      let scalar = Unicode.Scalar(UInt32(key.code))
+    {
+      return .key(.character(scalar), held)
     }
     guard withoutShift == 0 else { return .unknownSequence }
     if let text = key.text {

@@ -74,7 +74,48 @@ public enum KeyEvent: Sendable, Hashable {
   /// The reply to the primary device attributes request (`CSI ? … c`).
   case deviceAttributes
 
-  /// A key or escape sequence the prompt has no use for (Up, F1, Alt+x, an OSC
-  /// string, a stray control character), consumed whole: never inserted.
+  /// A key the prompt gives no meaning of its own, by name and modifiers, for
+  /// a host to bind: Shift-Tab is `.key(.tab, .shift)`, Ctrl+R is
+  /// `.key(.character("r"), .control)`, F2 is `.key(.function(2), [])`.
+  /// Never text: a character with Ctrl or Alt is a key, not typing.
+  case key(Key, Modifiers)
+
+  /// A sequence the decoder cannot name (an OSC string, a key of a private
+  /// encoding), consumed whole: never inserted. Its bytes are in the payload,
+  /// for a host that knows them (a sequence is never text, so never secret).
   case unknownSequence
+}
+
+extension KeyEvent {
+  /// A key named in a ``KeyEvent/key(_:_:)`` event.
+  public enum Key: Sendable, Hashable {
+    /// Tab, Enter, Esc, Backspace, Delete and Insert, with a modifier (alone,
+    /// the first five are their own events).
+    case tab, enter, escape, backspace, delete, insert
+    /// The cursor and page keys.
+    case up, down, left, right, home, end, pageUp, pageDown
+    /// F1 to F12 (and beyond, where the terminal sends them).
+    case function(Int)
+    /// A letter, digit or punctuation key, lower-case, pressed with Ctrl or
+    /// Alt.
+    case character(Unicode.Scalar)
+  }
+
+  /// The modifiers held with a key.
+  public struct Modifiers: OptionSet, Sendable, Hashable {
+    /// The bits, as xterm's and the kitty protocol's modifier parameter
+    /// less one.
+    public let rawValue: UInt8
+    /// The modifiers of `rawValue`'s bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Shift.
+    public static let shift = Modifiers(rawValue: 1)
+    /// Alt (Option, Meta).
+    public static let alt = Modifiers(rawValue: 2)
+    /// Ctrl.
+    public static let control = Modifiers(rawValue: 4)
+    /// Super (the Windows or Command key), from the kitty protocol.
+    public static let `super` = Modifiers(rawValue: 8)
+  }
 }

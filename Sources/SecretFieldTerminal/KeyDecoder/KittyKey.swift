@@ -32,4 +32,8 @@ enum KittyKeyCode {
   static let functionalKeys = 57344...63743
 
   static func isFunctional(_ code: Int) -> Bool { functionalKeys.contains(code) }
+
+  /// F13 to F35 (F1 to F12, the arrows, Insert and the page keys come as
+  /// their legacy sequences, `CSI 1 P` or `CSI 5 ~`, in the protocol too).
+  static let functionKeys = 57376...57398
 }

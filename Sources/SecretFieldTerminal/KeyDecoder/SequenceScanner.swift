@@ -58,8 +58,20 @@ enum SequenceScanner {
     case 0x04: .endOfInput
     case 0x0C: .redraw
     case 0x1A: .suspend
+    case 0x1B: .escape
+    // ^@ and ^\ ^] ^^ ^_ have no letter of their own: named by the key the
+    // terminal takes them from (Ctrl+Space, Ctrl+4 to Ctrl+7 on many).
+    case 0x00: .key(.character(" "), .control)
+    case 0x1C...0x1F: .key(.character(Unicode.Scalar(byte + 0x40)), .control)
+    case 0x01...0x1A: .key(.character(Unicode.Scalar(byte + 0x60)), .control)
     default: .unknownSequence
     }
+  }
+
+  /// The modifiers of xterm's and the kitty protocol's parameter (the
+  /// parameter minus one), lock bits dropped.
+  static func modifiers(ofBits bits: Int) -> KeyEvent.Modifiers {
+    KeyEvent.Modifiers(rawValue: UInt8(truncatingIfNeeded: bits & 0x0F))
   }
 
   // MARK: Text
@@ -166,6 +178,15 @@ enum SequenceScanner {
         case .incomplete: return .incomplete(.sequence)
         }
       }
+      // Alt+key on a terminal that sends Alt as an Esc prefix.
+      if (0x20...0x7E).contains(bytes[1]) {
+        let scalar = Unicode.Scalar(bytes[1])
+        let isUpper = (0x41...0x5A).contains(bytes[1])
+        let key = KeyEvent.Key.character(isUpper ? Unicode.Scalar(bytes[1] + 0x20) : scalar)
+        return .event(.key(key, isUpper ? [.alt, .shift] : .alt), length: 2)
+      }
+      // Alt+Backspace: a word back, as readline and the kitty protocol take it.
+      if bytes[1] == 0x7F { return .event(.deleteWordBackward, length: 2) }
       return .event(.unknownSequence, length: 2)
     }
   }
@@ -343,15 +364,43 @@ enum SequenceScanner {
   }
 
   /// The event of a cursor key's final byte (`D`, `C`, `H`, `F`): Ctrl or Alt
-  /// make Left and Right move by word.
+  /// make Left and Right move by word. Up (`A`) and Down (`B`), F1 to F4
+  /// (`P` to `S`) and Shift-Tab (`Z`) are named keys.
   static func cursorKey(_ final: UInt8, modifiers: Int?) -> KeyEvent {
     let bits = max(0, (modifiers ?? 1) - 1) & ~ModifierBits.locks
     let byWord = bits & (ModifierBits.control | ModifierBits.alt) != 0
+    let held = Self.modifiers(ofBits: bits)
     switch final {
     case UInt8(ascii: "D"): return byWord ? .moveWordLeft : .moveLeft
     case UInt8(ascii: "C"): return byWord ? .moveWordRight : .moveRight
     case UInt8(ascii: "H"): return .moveToStart
     case UInt8(ascii: "F"): return .moveToEnd
+    case UInt8(ascii: "A"): return .key(.up, held)
+    case UInt8(ascii: "B"): return .key(.down, held)
+    case UInt8(ascii: "P")...UInt8(ascii: "S"): return .key(.function(Int(final) - 0x4F), held)
+    case UInt8(ascii: "Z"): return .key(.tab, held.union(.shift))
+    default: return .unknownSequence
+    }
+  }
+
+  /// The event of `CSI number ~` with the modifier parameter `modifiers`:
+  /// Delete, Home and End as edits, the rest (Insert, Page Up, Page Down, F1
+  /// to F12 as xterm and the VT220 number them) as named keys.
+  static func tildeKey(_ number: Int?, modifiers: Int?) -> KeyEvent {
+    let held = Self.modifiers(ofBits: max(0, (modifiers ?? 1) - 1) & ~ModifierBits.locks)
+    guard let number else { return .unknownSequence }
+    switch number {
+    case 3: return held.subtracting(.shift).isEmpty ? .deleteForward : .key(.delete, held)
+    case 1, 7: return .moveToStart
+    case 4, 8: return .moveToEnd
+    case 2: return .key(.insert, held)
+    case 5: return .key(.pageUp, held)
+    case 6: return .key(.pageDown, held)
+    case 11...15: return .key(.function(number - 10), held)
+    case 17...21: return .key(.function(number - 11), held)
+    case 23...26: return .key(.function(number - 12), held)
+    case 28, 29: return .key(.function(number - 13), held)
+    case 31...34: return .key(.function(number - 14), held)
     default: return .unknownSequence
     }
   }
@@ -379,14 +428,8 @@ enum SequenceScanner {
       guard let key = parameters.kittyKey() else { return .event(.unknownSequence, length: length) }
       return .kittyKey(key, length: length)
     case (nil, UInt8(ascii: "~")):
-      let event: KeyEvent
-      switch parameters.value(0) {
-      case 200: return .pasteStart(length: length)
-      case 3: event = .deleteForward
-      case 1, 7: event = .moveToStart
-      case 4, 8: event = .moveToEnd
-      default: event = .unknownSequence
-      }
+      if parameters.value(0) == 200 { return .pasteStart(length: length) }
+      let event = tildeKey(parameters.value(0), modifiers: parameters.value(1))
       return .legacyKey(
         event, modifiers: parameters.value(1), isRelease: parameters.secondValue(1) == 3,
         length: length)

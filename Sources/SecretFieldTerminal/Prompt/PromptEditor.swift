@@ -224,7 +224,7 @@ package struct PromptEditor: ~Copyable {
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant
   ) -> Reaction {
     switch event {
-    case .unknownSequence:
+    case .unknownSequence, .key:
       return Reaction()
     case .focusIn, .focusOut:
       field.isFocused = event == .focusIn
@@ -286,7 +286,8 @@ package struct PromptEditor: ~Copyable {
     case .moveWordRight: return move(.wordRight)
     case .moveToStart: return move(.start)
     case .moveToEnd: return move(.end)
-    case .unknownSequence, .focusIn, .focusOut, .capsLock, .keyboardFlags, .deviceAttributes:
+    case .unknownSequence, .key, .focusIn, .focusOut, .capsLock, .keyboardFlags,
+      .deviceAttributes:
       preconditionFailure("PromptEditor: handled above")
     }
   }
