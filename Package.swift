@@ -109,13 +109,6 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .executableTarget(
-      name: "LibraryExamples",
-      // The README's Swift snippets, compiled; ReadmeSnippetTests checks they match.
-      dependencies: ["SecureMemory", "SecretSources", "SecretField", "SecretFieldTerminal"],
-      path: "Examples/LibraryExamples",
-      swiftSettings: swiftSettings
-    ),
-    .executableTarget(
       name: "pty-probe",
       dependencies: ["SecretFieldTerminal", "SecureMemory"],
       path: "Tests/PTYProbe",

@@ -206,7 +206,7 @@ extension PasswordRequest {
   /// `CLOCK_MONOTONIC` now, in microseconds: the clock of ``notAfter``.
   public static func monotonicNow() -> UInt64 { AgentSystem.monotonicMicroseconds() }
 
-  /// The instant of ``ContinuousClock`` when ``notAfter`` passes, for a
+  /// The instant of `ContinuousClock` when ``notAfter`` passes, for a
   /// prompt's deadline; nil when there is none.
   public func deadline(at now: UInt64) -> ContinuousClock.Instant? {
     remainingMicroseconds(at: now).map { ContinuousClock.now + .microseconds($0) }

@@ -43,7 +43,7 @@ public struct PinentrySession<Interface: PinentryInterface & ~Copyable>: ~Copyab
 
   /// A session reading requests from `input` and writing responses to
   /// `output` (stdin and stdout for a `pinentry-program`), the connection's
-  /// buffers in `storage` (see ``AssuanConnection/init(input:output:storage:)``).
+  /// secure buffers (the lines read, the passphrase's `D` lines) in `storage`.
   ///
   /// - Throws: ``PinentryError`` when the connection's buffers cannot be had in
   ///   secure memory.

@@ -5,8 +5,8 @@ public import SecureMemory
 import SystemCalls
 
 /// The terminal user interface of `pinentry-secretfield`: asks for passphrases
-/// with ``SecretFieldTerminal/PasswordPrompt`` and confirmations with
-/// ``SecretFieldTerminal/ConfirmationPrompt``'s buttons, on the terminal the
+/// with `SecretFieldTerminal`'s `PasswordPrompt` and confirmations with
+/// `ConfirmationPrompt`'s buttons, on the terminal the
 /// client named.
 ///
 /// The terminal is the one `OPTION ttyname` named (gpg-agent passes the
@@ -46,7 +46,7 @@ public struct TerminalPinentry: PinentryInterface {
   /// nil watches nothing.
   public var clientOutput: Int32?
   /// Look for a recorder of the terminal's session when asking for a
-  /// passphrase (``SecretFieldTerminal/PromptConfiguration/detectsRecording``):
+  /// passphrase (`PromptConfiguration.detectsRecording`):
   /// through the terminal's session leader, since the pinentry's own parent is
   /// gpg-agent, whose environment says nothing of the terminal.
   public var detectsRecording: Bool
@@ -66,7 +66,7 @@ public struct TerminalPinentry: PinentryInterface {
   var watch: HangUpWatch?
 
   /// An interface that watches `clientOutput` for the client's going away,
-  /// asking through `resources` (see ``makeResources()``).
+  /// asking through `resources` (see ``makeResources(storage:)``).
   public init(
     clientOutput: Int32? = 1, detectsRecording: Bool = true, fallbackLocale: TerminalLocale? = nil,
     resources: PromptResources? = nil, storage: SecureStorage = .strongestAvailable
@@ -83,7 +83,7 @@ public struct TerminalPinentry: PinentryInterface {
   /// kernel has it).
   ///
   /// - Precondition: no other signal relay is installed.
-  /// - Throws: ``SecretFieldTerminal/TerminalError`` when secure memory or the
+  /// - Throws: `TerminalError` when secure memory or the
   ///   relay's pipe cannot be had.
   public static func makeResources(
     storage: SecureStorage = .strongestAvailable

@@ -79,6 +79,8 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
   /// here).
   ///
   /// - Parameters:
+  ///   - code: what kind of failure it is.
+  ///   - errno: the `errno` the kernel reported, if it reported one.
   ///   - description: a sentence that says what happened and what to do.
   ///   - cause: the front end's error or ending, kept for the caller.
   public init(

@@ -164,12 +164,11 @@ extension SecureBuffer {
   }
 
   /// Appends what `receive` writes into the spare capacity and lends every
-  /// byte to `body` in the same window, as
-  /// ``append(atMost:receivingWith:thenRemovingPrefix:)`` does; `body` returns
-  /// how many bytes to remove from the front.
+  /// byte to `body` in the same window; `body` returns how many bytes to
+  /// remove from the front.
   ///
   /// Not generic, for the same reason as
-  /// ``read(from:maximumCount:timeout:thenConsuming:)``: the generic form,
+  /// ``read(from:maximumCount:timeout:thenConsuming:)``: a generic form,
   /// called from another module, looks up its type metadata on every call. A
   /// caller keeps what `body` found in a variable of its own.
   ///

@@ -109,12 +109,11 @@ extension SecureBuffer {
   }
 
   /// Appends what one `read(2)` on `descriptor` returns and lends the bytes
-  /// to `body` in the same window, as
-  /// ``read(from:maximumCount:timeout:thenRemovingPrefix:)`` does; `body`
-  /// returns how many bytes to remove from the front.
+  /// to `body` in the same window; `body` returns how many bytes to remove
+  /// from the front.
   ///
   /// Not generic, so a caller in another module runs code specialised here:
-  /// the generic form, called across a module boundary, looks up its type
+  /// a generic form, called across a module boundary, looks up its type
   /// metadata at run time on every call, which a key's echo paid for (cold,
   /// after the idle wait between keys). A caller keeps what `body` found in a
   /// variable of its own.

@@ -4,8 +4,8 @@
 /// grapheme breaking, measuring widths): an optimised loop may have spilled them
 /// into stack slots that outlive it. The residue tests prove each such path.
 ///
-/// Inside a ``StackWipeScope`` it notes the reach instead, for the scope's one
-/// wipe at its end.
+/// Inside one of the package's own scopes that gather wipes (a key decoder's
+/// handler), it notes the reach instead, for the scope's one wipe at its end.
 public func wipeStack(byteCount: Int = 16 * 1024) {
   if StackWipeScope.note(byteCount) { return }
   Sodium.zeroStack(byteCount)

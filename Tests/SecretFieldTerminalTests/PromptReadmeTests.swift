@@ -2,8 +2,9 @@ import SecretFieldTerminal
 import SecureMemory
 import Testing
 
-/// The README's example of the terminal prompt, as written there but for the
-/// terminal's path.
+/// The terminal prompt's example in the SecretFieldTerminal catalog's Getting
+/// started article, as written there but for the terminal's path (the article's
+/// blocks are compiled by ReadmeSnippetTests; this runs one without a terminal).
 func readmePromptExample(terminalPath: String) throws(TerminalError) {
   var configuration = PromptConfiguration(prompt: "Passphrase:")
   configuration.confirmation = .init(prompt: "Again:", maximumAttempts: 3)
@@ -19,7 +20,7 @@ func readmePromptExample(terminalPath: String) throws(TerminalError) {
   }
 }
 
-@Suite("The README's prompt example")
+@Suite("The Getting started article's prompt example")
 struct PromptReadmeTests {
   @Test("compiles, and without a terminal throws noTerminal with a message that says what to do")
   func example() {

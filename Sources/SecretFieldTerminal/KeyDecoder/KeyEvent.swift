@@ -1,8 +1,8 @@
 /// One thing the user (or the terminal) did, decoded from the terminal's bytes by
-/// ``KeyDecoder``.
+/// the package's key decoder.
 ///
 /// Events carry no secret: the bytes of ``text`` and ``paste`` stay in the
-/// decoder's secure payload buffer, read with ``KeyDecoder/withPayload(_:)``.
+/// decoder's secure payload buffer, which lends them to the prompt in place.
 /// Editing keys are named for the edit they mean in a single-line field; keys
 /// whose meaning the prompt decides (Tab, Esc, ^D) are named for the key.
 public enum KeyEvent: Sendable, Hashable {
@@ -14,7 +14,7 @@ public enum KeyEvent: Sendable, Hashable {
   /// terminal sent them: newlines included, UTF-8 not checked (the field refuses
   /// what it does not take).
   case paste
-  /// A bracketed paste longer than ``KeyDecoder/Configuration/maximumPasteCount``;
+  /// A bracketed paste longer than the decoder's limit (8 KiB by default);
   /// its bytes were wiped as they arrived.
   case pasteTooLong
   /// Bytes that are not UTF-8 (or a character that never completed): ring the

@@ -4,11 +4,10 @@ import SecureMemory
 /// A password prompt on a terminal, with full line editing, that never leaves
 /// the terminal broken.
 ///
-/// The data path: bytes from the terminal are read straight into the
-/// ``KeyDecoder``'s secure memory; its events become edits on a
-/// `SecretFieldState` (``PromptEditor``); the field renders a
-/// masked line, which ``PromptRenderer`` turns into screen operations; the
-/// operations go to the terminal, revealed text from secure memory straight to
+/// The data path: bytes from the terminal are read straight into the key
+/// decoder's secure memory; its events become edits on a `SecretFieldState`;
+/// the field renders a masked line, which the renderer turns into screen
+/// operations, drawing only what changed; the operations go to the terminal, revealed text from secure memory straight to
 /// `write(2)`. The password is never in ordinary memory.
 ///
 /// ```swift
@@ -33,8 +32,8 @@ import SecureMemory
 /// not taken into the password), bracketed paste, focus reporting and, where
 /// spoken, kitty keyboard flags 1, 8 and 16 on. Every
 /// mode is restored on every way out: submit, cancel, timeout, a thrown error,
-/// and signals. Signals are handled in the main loop through a
-/// ``SignalRelay``, as OpenBSD's `readpassphrase` does: INT, TERM, HUP, QUIT,
+/// and signals. Signals are handled in the main loop through a signal
+/// relay (a self-pipe in the same `poll` as the keys), as OpenBSD's `readpassphrase` does: INT, TERM, HUP, QUIT,
 /// ALRM and PIPE mask the line, restore the terminal, wipe the field and kill
 /// the process by the same signal; TSTP, TTIN and TTOU (and ^Z) mask the line,
 /// restore and stop, and on CONT the prompt comes back on a fresh line with the
@@ -72,7 +71,7 @@ public struct PasswordPrompt: Sendable {
   /// - Returns: the password in secure memory, or why there is none.
   /// - Throws: ``TerminalError``: `noTerminal` or `notATerminal` when there is
   ///   no terminal to prompt on (the message says to run from a terminal or give
-  ///   the secret another way, such as a ``SecretSource``), others when
+  ///   the secret another way, such as a `SecretSource`), others when
   ///   the terminal fails meanwhile. The terminal is restored before it throws.
   ///   A fatal signal does not return: the process dies by it.
   public func run(

@@ -90,8 +90,8 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// terminal"; shown when reveal is refused. Set by the prompt from its own
   /// detection, or by a caller that found out by itself.
   public var captureReason: String?
-  /// Look for a recorder when the prompt starts
-  /// (``TerminalDevice/detectRecording(with:)``), unless ``isCaptured`` is
+  /// Look for a recorder when the prompt starts (``RecordingDetector``, on
+  /// the prompt's terminal), unless ``isCaptured`` is
   /// already set: when one is found the field is captured, with the detection's
   /// reason. On by default; it costs about 0.1 ms, a few ms inside tmux.
   public var detectsRecording: Bool

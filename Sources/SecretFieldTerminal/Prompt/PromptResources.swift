@@ -6,7 +6,7 @@ import SecureMemory
 /// secure buffers and the field's, made once instead of at every prompt.
 ///
 /// Pass it to ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``.
-/// Between prompts the relay is paused (``SignalRelay/pauseRelaying()``: a
+/// Between prompts the relay is paused (a
 /// fatal signal kills the process as if no handler were installed) and every
 /// buffer is wiped: each prompt starts with an empty field, masked as its
 /// configuration says, and a decoder with no input and no caps-lock state.
@@ -14,15 +14,15 @@ import SecureMemory
 /// storage, another decoder configuration) makes its own for that run and
 /// keeps them for the next.
 ///
-/// The relay is installed for the resources' whole life, so no other
-/// ``SignalRelay`` may be made meanwhile (a `ConfirmationPrompt`'s included):
-/// borrow this one with ``withRelay(_:)``.
+/// The relay is installed for the resources' whole life, so no other signal
+/// relay may be made meanwhile: pass the resources to a `ConfirmationPrompt`
+/// too (``ConfirmationPrompt/run(reusing:)``).
 ///
 /// - Complexity: making it costs what a prompt used to make at its start: a
 ///   pipe and two `sigaction` calls per relayed signal, and two secure
 ///   regions (each a `sodium_malloc` or a `memfd_secret` region, and its
 ///   verifying calls): the decoder's input and the field's text share one
-///   (``PromptEditor/makeSharedRegion(configuration:)``), the decoder's
+///   (a `SharedSecureRegion`), the decoder's
 ///   payload has the other. A prompt that reuses them makes no system call
 ///   for them.
 public final class PromptResources {
@@ -40,7 +40,8 @@ public final class PromptResources {
   /// `configuration` needs (its field limits, its storage, its escape
   /// timeout).
   ///
-  /// - Precondition: no other ``SignalRelay`` is installed.
+  /// - Precondition: no other signal relay is installed (no other
+  ///   `PromptResources`, and no prompt running without them).
   /// - Throws: ``TerminalError``: `signalSetupFailed` when no pipe can be made,
   ///   `secureMemoryFailed` when secure memory cannot be had.
   public init(_ configuration: PromptConfiguration = PromptConfiguration()) throws(TerminalError) {

@@ -32,7 +32,7 @@
 ///   about 0.13 ms for a tree 8 deep; when the terminal is not the controlling
 ///   terminal, one read of `/proc/PID/stat` per process to find its session
 ///   leader (about 10 µs each); in tmux, one run of `tmux`, about 2.7 ms,
-///   bounded by ``LiveSessionInspector/tmuxTimeout`` (release build, 2-core
+///   bounded by a timeout of one second (release build, 2-core
 ///   x86-64 VM).
 public struct RecordingDetector: Sendable {
   /// Where the detector reads processes, environments and tmux from.

@@ -16,8 +16,7 @@ public struct TerminalFeatures: OptionSet, Sendable, Hashable {
   /// (`CSI ? u`, then `CSI c`) without waiting for the answer, and where the
   /// terminal speaks the protocol pushes flags 1, 8 and 16
   /// (``KeyboardFlags/passwordPrompt``), popped on every way out. Not a mode
-  /// ``TerminalDevice/enterRawMode(features:)`` sets: the prompt's loop runs the
-  /// handshake.
+  /// set with raw mode: the prompt's loop runs the handshake.
   public static let keyboardProtocol = TerminalFeatures(rawValue: 1 << 2)
 
   /// What a password prompt wants: all three.
