@@ -47,9 +47,13 @@ extension SecretSource {
   /// calling again. The cache is a convenience: a keyring that cannot be
   /// reached is reported as a warning and the source is asked.
   ///
-  /// - Parameter check: returns normally to accept the secret, throws to
-  ///   refuse it (a wrong passphrase). It may run twice: once on a cached
-  ///   passphrase, once on the one asked for.
+  /// - Parameters:
+  ///   - name: the key's name in the user's keyring.
+  ///   - timeout: how long a passphrase cached now stays.
+  ///   - check: returns normally to accept the secret, throws to refuse it (a
+  ///     wrong passphrase). It may run more than once: on each cached
+  ///     passphrase, then on the one asked for.
+  ///   - report: called with each warning, before the secret is returned.
   /// - Throws: ``SecretSourceError``, as `obtain` throws, and `rejected`.
   public func obtain(
     cachingUnder name: String, timeout: Duration = KernelKeyring.defaultTimeout,

@@ -58,7 +58,7 @@ public enum SecretSource: Sendable, Hashable {
   /// (`KernelKeyring`), as `systemd-ask-password --keyname=NAME
   /// --accept-cached` takes it. Not set when nothing is cached there, it
   /// expired, or the keyring cannot be reached; cache an answer with
-  /// ``obtain(cachingUnder:timeout:reportingWarnings:)``.
+  /// ``obtain(cachingUnder:timeout:verifiedBy:reportingWarnings:)``.
   case keyring(name: String)
 
   /// A source that asks the user through `asker`.

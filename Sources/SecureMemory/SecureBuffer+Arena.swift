@@ -32,7 +32,7 @@ extension SecureBuffer {
 
   /// Allocates a buffer in a slot of `arena` holding a copy of `bytes`.
   ///
-  /// As ``init(copying:locking:)``: wipe the source yourself.
+  /// As ``init(copying:locking:storage:)``: wipe the source yourself.
   public init(copying bytes: UnsafeRawBufferPointer, in arena: SecureArena)
     throws(SecureMemoryError)
   {

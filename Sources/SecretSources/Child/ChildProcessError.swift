@@ -1,6 +1,6 @@
 import SystemCalls
 
-/// Why ``ChildProcess/run(_:standardInput:appendingNewline:)`` could not hand
+/// Why ``ChildProcess/run(_:standardInput:range:appendingNewline:)`` could not hand
 /// the secret over, in words the end user can act on.
 ///
 /// Compare by ``code``; show ``description``.
