@@ -131,8 +131,15 @@ struct TerminalProgram {
   }
 
   /// The path of `name` in the directory of the running benchmark binary,
-  /// where SwiftPM puts every product of the same build.
+  /// where SwiftPM puts every product of the same build, or in the directory
+  /// `SECRETFIELD_BENCHMARK_TOOLS` names (`/usr/bin` for the installed
+  /// package's tools).
   private static func besideThisBinary(_ name: String) -> String {
+    if let directory = getenv("SECRETFIELD_BENCHMARK_TOOLS").map({ String(cString: $0) }),
+      !directory.isEmpty
+    {
+      return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let path =

@@ -24,7 +24,10 @@ struct BenchmarkOptions: Equatable {
       --json PATH     also write the results as JSON to PATH
       -h, --help      show this help
 
-    Build with -c release: `swift run -c release SecretFieldBenchmarks`.
+    Build with -c release: `swift run -c release SecretFieldBenchmarks`. The
+    terminal benchmarks start the tools built beside this binary, or those in
+    the directory SECRETFIELD_BENCHMARK_TOOLS names (/usr/bin: the installed
+    package's).
     """
 
   /// Whether the figure `name` is selected by the filters.

@@ -31,6 +31,12 @@ enum Sodium {
   /// release builds. The calls also bind what libsodium itself calls in libc
   /// (`mmap`, `mprotect`, `malloc`) on the same paths.
   ///
+  /// In the packaged tools this is redundant: they are linked with `-z now`
+  /// (`Packaging/build-flags.bash`), and Debian's libsodium23 is too. It stays
+  /// because the calls into libsodium are in the PLT of whatever links this
+  /// module, which SwiftPM binds lazily unless that program passes `-z now`
+  /// itself, and a package cannot require it of its dependents.
+  ///
   /// **Every libsodium function called anywhere in this file must appear in this
   /// list** (`SodiumBindingTests` checks that it does). Adding a call elsewhere
   /// in `Sodium`: add one call of it here.
