@@ -86,6 +86,14 @@ let package = Package(
       path: "Examples/FileVault",
       swiftSettings: swiftSettings
     ),
+    // An example client: a two-field login form on the terminal. Run by
+    // ExampleTests on a pty.
+    .executableTarget(
+      name: "login-form",
+      dependencies: ["SecretFieldTerminal", "SecureMemory"],
+      path: "Examples/LoginForm",
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "TestSupport",
       dependencies: ["SecureMemory"],
@@ -155,7 +163,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ExampleTests",
-      dependencies: ["SecureMemory", "TestSupport", "PTYSupport", "file-vault"],
+      dependencies: ["SecureMemory", "TestSupport", "PTYSupport", "file-vault", "login-form"],
       swiftSettings: swiftSettings
     ),
     .executableTarget(

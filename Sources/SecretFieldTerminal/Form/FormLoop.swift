@@ -1,0 +1,441 @@
+import SecretField
+import SecureMemory
+
+/// A ``TerminalForm`` on the terminal event loop: one ``PromptEditor`` and one
+/// ``PromptRenderer`` per field, each field drawn on its own line by its
+/// renderer as the prompt draws its one line, and the status lines of the
+/// field in focus under the last one.
+struct FormLoop {
+  /// One field: its editor (the text in secure memory), the renderer of its
+  /// line, and the buffers of that line's frames. A class, so that an array
+  /// holds the noncopyable editor.
+  final class Entry {
+    let field: FormField
+    var editor: PromptEditor
+    var renderer: PromptRenderer
+    var line: DisplayLine
+    var cellColumns: [Int] = []
+    var output = ScreenOutput()
+
+    init(field: FormField, editor: consuming PromptEditor, renderer: PromptRenderer) {
+      self.field = field
+      self.editor = editor
+      self.renderer = renderer
+      line = self.editor.field.render(at: .now)
+    }
+  }
+
+  let form: TerminalForm
+  let entries: [Entry]
+  var writer: ScreenWriter
+  /// The field in focus.
+  var focus: Int
+  let deadline: ContinuousClock.Instant?
+  var columns: Int
+  /// The most status lines under the fields: a message, the caps-lock
+  /// warning, the hint.
+  static let statusCapacity = 3
+  /// The region is on the screen: description shown, room made.
+  var isDrawn = false
+  /// The line the cursor is on, counted from the first field's.
+  var cursorLine = 0
+  /// Everything is drawn again at the next frame (^L, a resize).
+  var redrawsAll = false
+  /// The hint under the fields, while the field in focus is masked and while
+  /// it is revealed.
+  let maskedHint: String
+  let revealedHint: String
+  /// Continued in the background: draw nothing until `fg`.
+  var isWaitingForForeground = false
+  var hasStoppedJobForForeground = false
+  var resumedFromOwnStop = false
+  var looksForRecorder: Bool
+  /// A recorder was seen on the session: secret fields stay masked and refuse
+  /// to reveal; the reason, for the message.
+  var isRecorded = false
+  var recordingReason: String?
+  /// When a last-typed character stops showing, in any field.
+  var revealEndsAt: ContinuousClock.Instant?
+
+  init(form: TerminalForm, terminal: borrowing TerminalDevice) throws(TerminalError) {
+    self.form = form
+    let locale = form.locale ?? .current
+    var entries: [Entry] = []
+    for field in form.fields {
+      var configuration = PromptConfiguration(prompt: field.label)
+      configuration.texts = form.texts
+      configuration.storage = form.storage
+      configuration.showsHint = false
+      configuration.timeout = nil
+      switch field.kind {
+      case .plain:
+        configuration.obfuscationMode = .visible
+        configuration.allowsReveal = false
+        configuration.fieldPolicy = []
+      case .secret:
+        break
+      }
+      var editor = try PromptEditor(configuration: configuration, locale: locale)
+      if case .plain(let initialText) = field.kind, !initialText.isEmpty {
+        // Not secret: a plain field's text is the caller's own string.
+        _ = Array(initialText.utf8).withUnsafeBytes {
+          editor.handle(.paste, payload: $0, at: .now)
+        }
+      }
+      let renderer = PromptRenderer(
+        configuration: configuration, locale: locale, statusLineCapacity: 0)
+      entries.append(Entry(field: field, editor: editor, renderer: renderer))
+    }
+    self.entries = entries
+    focus = entries.firstIndex { $0.editor.field.isEmpty } ?? 0
+    writer = ScreenWriter(terminal: terminal)
+    deadline = form.timeout.map { ContinuousClock.now + $0 }
+    columns = terminal.size?.columns ?? 80
+    let separator = locale.isUTF8 ? " · " : " | "
+    let revealKey = Self.name(of: form.revealKey)
+    func hint(_ reveal: String) -> String {
+      var parts = ["Tab next"]
+      if form.fields.contains(where: \.isSecret) { parts.append(revealKey + " " + reveal) }
+      parts += [form.texts.submit, form.texts.cancel]
+      return parts.joined(separator: separator)
+    }
+    maskedHint = hint("show")
+    revealedHint = hint("hide")
+    looksForRecorder = form.detectsRecording
+  }
+
+  /// How the form ends.
+  enum Ending {
+    case submitted
+    case cancelled(PromptCancellation)
+    case timedOut
+    case hungUp
+  }
+
+  /// Runs the form to its end, which leaves every secret field masked and the
+  /// cursor under the form; hands back the answers when submitted.
+  mutating func run(
+    terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder
+  ) throws(TerminalError) -> FormResult {
+    try draw()
+    if looksForRecorder {
+      let detection = terminal.detectRecording()
+      if detection.isCaptured {
+        isRecorded = true
+        recordingReason = detection.reason
+        for entry in entries where entry.field.isSecret {
+          entry.editor.setCaptured(true, reason: detection.reason)
+        }
+        try draw()
+      }
+    }
+    let ending = try TerminalEventLoop.run(
+      &self, terminal: &terminal, relay: relay, decoder: &decoder)
+    switch ending {
+    case .submitted: return .submitted(try answers())
+    case .cancelled(let key): wipe(); return .cancelled(key)
+    case .timedOut: wipe(); return .timedOut
+    case .hungUp: wipe(); return .hungUp
+    }
+  }
+
+  // MARK: Keys
+
+  /// What a key does in the form, before the field in focus sees it.
+  mutating func handle(
+    _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant
+  ) throws(TerminalError) -> Ending? {
+    switch event {
+    case .tab, .key(.down, []):
+      moveFocus(by: 1)
+      return nil
+    case .key(.tab, .shift), .key(.up, []):
+      moveFocus(by: -1)
+      return nil
+    case form.revealKey:
+      guard entries[focus].field.isSecret else {
+        writer.append(ControlSequence.bell)
+        return nil
+      }
+      // The editor's own reveal key is Tab.
+      return try take(entries[focus].editor.handle(.tab, payload: payload, at: now))
+    case .submit:
+      if focus < entries.count - 1 {
+        moveFocus(by: 1)
+        return nil
+      }
+      if let short = entries.firstIndex(where: { $0.editor.field.count < $0.field.minimumLength }) {
+        focus = short
+        entries[short].editor.showMessage(
+          form.texts.tooShortMessage(minimum: entries[short].field.minimumLength))
+        writer.append(ControlSequence.bell)
+        return nil
+      }
+      try finish()
+      return .submitted
+    case .focusIn, .focusOut, .capsLock:
+      // The terminal's focus and caps lock concern every field.
+      for entry in entries { _ = entry.editor.handle(event, payload: payload, at: now) }
+      return nil
+    default:
+      return try take(entries[focus].editor.handle(event, payload: payload, at: now))
+    }
+  }
+
+  private mutating func take(_ reaction: PromptEditor.Reaction) throws(TerminalError) -> Ending? {
+    if reaction.ringsBell { writer.append(ControlSequence.bell) }
+    if reaction.redrawsAll { redrawsAll = true }
+    switch reaction.outcome {
+    case nil: return nil
+    case .submit: return nil
+    case .cancel(let cancellation):
+      try finish()
+      return .cancelled(cancellation)
+    case .suspend:
+      Platform.signalProcessGroup(TerminalSignal.terminalStop.number)
+      return nil
+    }
+  }
+
+  private mutating func moveFocus(by step: Int) {
+    focus = (focus + step + entries.count) % entries.count
+  }
+
+  // MARK: Drawing
+
+  /// Draws what changed: the status lines of the field in focus, each field's
+  /// line, and the cursor at the caret of the field in focus.
+  mutating func draw() throws(TerminalError) {
+    guard !isWaitingForForeground else { return }
+    if !isDrawn { beginRegion() }
+    let now = ContinuousClock.now
+    revealEndsAt = nil
+    let focused = entries[focus]
+    // The status lines first, so that the field in focus is drawn last and
+    // its renderer leaves the cursor at its caret.
+    focused.editor.field.render(at: now, into: &focused.line)
+    var status = focused.editor.statusLines(for: focused.line, annotation: nil)
+    status.append(
+      PromptStatusLine(
+        focused.field.isSecret && focused.line.isRevealed ? revealedHint : maskedHint,
+        style: .hint))
+    move(toLine: entries.count)
+    for (index, line) in status.prefix(Self.statusCapacity).enumerated() {
+      if index > 0 { writer.append(ControlSequence.newline) }
+      writer.append(ControlSequence.carriageReturn)
+      let text = DisplayText.truncated(DisplayText.sanitized(line.text), toColumns: columns - 1)
+      writer.append(
+        line.style == .hint ? ControlSequence.dim + text + ControlSequence.resetAttributes : text)
+      writer.append(ControlSequence.eraseToEndOfLine)
+    }
+    writer.append(ControlSequence.newline + ControlSequence.eraseToEndOfScreen)
+    cursorLine = entries.count + min(status.count, Self.statusCapacity)
+    for index in entries.indices where index != focus { try drawField(index, at: now) }
+    try drawField(focus, at: now)
+    redrawsAll = false
+  }
+
+  private mutating func drawField(_ index: Int, at now: ContinuousClock.Instant)
+    throws(TerminalError)
+  {
+    let entry = entries[index]
+    move(toLine: index)
+    entry.editor.field.render(at: now, into: &entry.line)
+    if let ends = entry.line.revealEndsAt { revealEndsAt = min(revealEndsAt ?? ends, ends) }
+    entry.renderer.cellColumns(of: entry.line, in: entry.editor.field, into: &entry.cellColumns)
+    // The cursor was elsewhere since this line's last frame: redraw the line
+    // whole, so the renderer places every cell and then the caret.
+    entry.renderer.invalidate()
+    entry.renderer.draw(
+      entry.line, cellColumns: entry.cellColumns, status: [], columns: columns,
+      editedFrom: nil, redrawingAll: redrawsAll, into: &entry.output)
+    try writer.write(entry.output, revealingFrom: entry.editor.field)
+  }
+
+  /// Shows the description and makes room for the fields and the status
+  /// lines, so drawing them never scrolls a revealed field into the
+  /// scrollback; the cursor ends on the first field's line.
+  private mutating func beginRegion() {
+    if let description = form.description {
+      for line in description.split(separator: "\n", omittingEmptySubsequences: false) {
+        writer.append(
+          ControlSequence.carriageReturn + DisplayText.sanitized(String(line))
+            + ControlSequence.eraseToEndOfLine + ControlSequence.newline)
+      }
+    }
+    let below = entries.count - 1 + Self.statusCapacity
+    writer.append(String(repeating: ControlSequence.newline, count: below))
+    writer.append(ControlSequence.cursorUp(below))
+    cursorLine = 0
+    for entry in entries { entry.renderer.startOnFreshLine() }
+    isDrawn = true
+  }
+
+  private mutating func move(toLine line: Int) {
+    if line > cursorLine { writer.append(ControlSequence.cursorDown(line - cursorLine)) }
+    if line < cursorLine { writer.append(ControlSequence.cursorUp(cursorLine - line)) }
+    cursorLine = line
+  }
+
+  /// Ends the form on the screen: every secret field drawn masked, the status
+  /// lines erased, the cursor under the last field.
+  mutating func finish() throws(TerminalError) {
+    guard isDrawn else { return }
+    for entry in entries where entry.field.isSecret { entry.editor.setCaptured(true) }
+    let now = ContinuousClock.now
+    for index in entries.indices { try drawField(index, at: now) }
+    move(toLine: entries.count)
+    writer.append(ControlSequence.carriageReturn + ControlSequence.eraseToEndOfScreen)
+    try writer.flush()
+    isDrawn = false
+  }
+
+  // MARK: Answers and secrets
+
+  /// The plain fields' texts and the secret fields' bytes, copied into a
+  /// table in secure memory; the fields are wiped after.
+  func answers() throws(TerminalError) -> FormAnswers {
+    defer { wipe() }
+    var texts: [String: String] = [:]
+    let secrets: SecretTable<String>
+    do {
+      secrets = try SecretTable(name: "TerminalForm", storage: form.storage)
+      for entry in entries {
+        if entry.field.isSecret {
+          try entry.editor.field.withSecret { bytes throws(SecureMemoryError) in
+            try secrets.insert(copying: bytes, for: entry.field.name)
+          }
+        } else {
+          texts[entry.field.name] = entry.editor.field.withSecret {
+            String(decoding: $0, as: UTF8.self)
+          }
+        }
+      }
+    } catch {
+      throw .secureMemory(error)
+    }
+    return FormAnswers(texts: texts, secrets: secrets)
+  }
+
+  /// Wipes every field.
+  func wipe() {
+    for entry in entries { entry.editor.wipe() }
+  }
+
+  /// Leaves the screen masked after an error, as far as the terminal lets it,
+  /// and wipes.
+  mutating func abandon() {
+    try? finish()
+    wipe()
+  }
+
+  /// A key as the hint names it: `Ctrl+R`, `F2`.
+  static func name(of key: KeyEvent) -> String {
+    guard case .key(let key, let modifiers) = key else { return "Tab" }
+    var name = ""
+    if modifiers.contains(.control) { name += "Ctrl+" }
+    if modifiers.contains(.alt) { name += "Alt+" }
+    if modifiers.contains(.shift) { name += "Shift+" }
+    switch key {
+    case .character(let scalar): name += String(scalar).uppercased()
+    case .function(let number): name += "F\(number)"
+    default: name += "\(key)"
+    }
+    return name
+  }
+}
+
+extension FormLoop: TerminalEventHandler {
+  var wakeTime: ContinuousClock.Instant? {
+    let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
+    return TerminalEventLoop.earliest(
+      TerminalEventLoop.earliest(deadline, revealEndsAt), foregroundCheck)
+  }
+
+  var hangUpEnding: Ending { .hungUp }
+
+  mutating func prepare(
+    at now: ContinuousClock.Instant, terminal: inout TerminalDevice
+  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
+    if let deadline, now >= deadline {
+      try finish()
+      return .end(.timedOut)
+    }
+    if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
+      isWaitingForForeground = false
+      hasStoppedJobForForeground = false
+      isDrawn = false
+      try draw()
+    }
+    return .proceed
+  }
+
+  mutating func woke(
+    at now: ContinuousClock.Instant, readiness: Readiness
+  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
+    .redraw
+  }
+
+  mutating func handle(
+    _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
+    decoder: inout KeyDecoder
+  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
+    switch signal.response {
+    case .die, .stop:
+      // Nothing revealed stays behind, and the shell gets a fresh line.
+      try? finish()
+      if signal.response == .stop {
+        // Masked for the stop; back as the session is once continued.
+        for entry in entries where entry.field.isSecret {
+          entry.editor.setCaptured(isRecorded, reason: recordingReason)
+        }
+      }
+    case .resume, .resize:
+      break
+    }
+    let entries = self.entries
+    let outcome = try relay.respond(
+      to: signal, terminal: &terminal,
+      wipingFirst: {
+        for entry in entries { entry.editor.wipe() }
+        decoder.reset()
+      })
+    columns = terminal.size?.columns ?? columns
+    if outcome == .waitForForeground && !hasStoppedJobForForeground {
+      Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
+      hasStoppedJobForForeground = true
+    }
+    if outcome == .redraw { hasStoppedJobForForeground = false }
+    isWaitingForForeground = outcome == .waitForForeground
+    switch (signal.response, outcome) {
+    case (.stop, .redraw):
+      resumedFromOwnStop = true
+      isDrawn = false
+    case (.resume, .redraw):
+      if !resumedFromOwnStop {
+        // A stop it could not see (SIGSTOP): start afresh below what is there.
+        writer.append(ControlSequence.newline)
+        isDrawn = false
+      }
+      resumedFromOwnStop = false
+      redrawsAll = true
+    case (_, .resize), (_, .redraw):
+      redrawsAll = true
+    case (_, .waitForForeground):
+      break
+    }
+    return .redraw
+  }
+
+  mutating func handle(
+    _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
+    terminal: inout TerminalDevice
+  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
+    if let ending = try handle(event, payload: payload, at: now) { return .end(ending) }
+    return .redraw
+  }
+
+  mutating func redraw(terminal: inout TerminalDevice) throws(TerminalError) {
+    try draw()
+  }
+}
