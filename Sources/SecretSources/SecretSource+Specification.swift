@@ -11,9 +11,11 @@ extension SecretSource {
   /// | `credential:NAME` | ``credential(name:)`` |
   /// | `keyring:NAME` | ``keyring(name:)`` |
   ///
-  /// The terminal has no specification: it is what a program asks on when no
-  /// source is set. A new scheme is one more `case` in the `switch` below (and
-  /// in `schemesHint`), beside its case of the enum.
+  /// A source that asks (the terminal) has no specification: it is what a
+  /// program asks with when no source is set. The value after the colon is
+  /// taken as it is (no quoting, no expansion), except `cmd:`'s, which is split
+  /// into words as a shell splits them (quotes and backslashes, nothing
+  /// expanded: ``ShellWords``).
   ///
   /// - Throws: ``SecretSourceError`` with code
   ///   ``SecretSourceError/Code/invalidSpecification`` for an unknown scheme or

@@ -136,7 +136,8 @@ extension SecureMemoryError {
   static func guardPagesMissing(errno: Int32) -> Self {
     Self(
       .guardPagesMissing, errno: errno,
-      "the guard pages around secret memory could not be kept (\(Kernel.describe(errno))): the "
+      "the guard pages around a sodium_malloc buffer could not be kept "
+        + "(\(Kernel.describe(errno))): the "
         + "process is out of memory mappings (vm.max_map_count); free other buffers or raise "
         + "`sysctl vm.max_map_count`")
   }

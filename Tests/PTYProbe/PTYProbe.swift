@@ -19,6 +19,7 @@ import SecureMemory
 /// Usage: pty-probe [--no-restore] [--keyboard-flags N]
 ///        pty-probe --detect-recording [--terminal PATH]
 ///        pty-probe --prompt [--reply-timeout S]
+///        pty-probe --line-without-echo
 @main
 struct PTYProbe {
   static func main() {
@@ -28,6 +29,7 @@ struct PTYProbe {
         .flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[$0 + 1] : nil }
       detectRecording(terminalPath: path ?? TerminalDevice.controllingTerminalPath)
     }
+    if arguments.contains("--line-without-echo") { runLineWithoutEcho() }
     if arguments.contains("--prompt") {
       let seconds = arguments.firstIndex(of: "--reply-timeout")
         .flatMap { arguments.index(after: $0) < arguments.endIndex ? Int(arguments[$0 + 1]) : nil }
@@ -155,6 +157,18 @@ struct PTYProbe {
 
   /// Runs a password prompt that waits up to `replyTimeout` for the terminal's
   /// replies; exits 0 when the password is submitted, 1 otherwise.
+  /// A `PromptConfiguration.lineWithoutEcho` prompt: writes the line to
+  /// standard output from secure memory and exits 0, or exits 1.
+  static func runLineWithoutEcho() -> Never {
+    do {
+      let line = try PasswordPrompt(.lineWithoutEcho(prompt: "PIN:")).run().secret()
+      try line.write(to: 1)
+      exit(0)
+    } catch {
+      exit(1)
+    }
+  }
+
   static func runPrompt(replyTimeout: Duration) -> Never {
     var configuration = PromptConfiguration()
     configuration.terminalReplyTimeout = replyTimeout

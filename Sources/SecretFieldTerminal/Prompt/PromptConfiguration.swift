@@ -144,6 +144,30 @@ public struct PromptConfiguration: Sendable, Hashable {
     storage = .sodium
   }
 
+  /// The least a front end needs: `prompt`, then a line read with echo off
+  /// (nothing shown as it is typed, not even masks), no hint, no reveal, no
+  /// recording check and no terminal features beyond raw mode; Enter submits,
+  /// Esc and ^C cancel. The terminal is restored on every ending, signals
+  /// included, as for any prompt: the one thing a front end that turned echo
+  /// off itself would have to get right.
+  ///
+  /// ```swift
+  /// import SecretFieldTerminal
+  /// import SecureMemory
+  ///
+  /// let line = try PasswordPrompt(.lineWithoutEcho(prompt: "PIN:")).run().secret()
+  /// print(line.count)
+  /// ```
+  public static func lineWithoutEcho(prompt: String) -> PromptConfiguration {
+    var configuration = PromptConfiguration(prompt: prompt)
+    configuration.echo = .silent
+    configuration.allowsReveal = false
+    configuration.showsHint = false
+    configuration.detectsRecording = false
+    configuration.terminalFeatures = []
+    return configuration
+  }
+
   /// True when Tab reveals: reveal allowed and the typing masked, not silent.
   var offersReveal: Bool {
     if allowsReveal, case .masked = echo { true } else { false }

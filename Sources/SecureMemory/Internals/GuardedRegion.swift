@@ -101,10 +101,10 @@ struct GuardedRegion {
       && check(Kernel.protectNone(guardAfter, pageSize), SecureMemoryError.guardPagesMissing)
     let isLocked = check(Kernel.lock(dataPages, dataPagesCount), SecureMemoryError.lockFailed)
     let isExcludedFromCoreDumps = check(Kernel.excludeFromCoreDumps(dataPages, dataPagesCount)) {
-      .protectionFailed("excluding secret memory from core dumps (MADV_DONTDUMP)", errno: $0)
+      .protectionFailed("excluding the buffer from core dumps (MADV_DONTDUMP)", errno: $0)
     }
     let isWipedOnFork = check(Kernel.wipeOnFork(dataPages, dataPagesCount)) {
-      .protectionFailed("wiping secret memory on fork (MADV_WIPEONFORK)", errno: $0)
+      .protectionFailed("wiping the buffer in a forked child (MADV_WIPEONFORK)", errno: $0)
     }
     // A window changes the protection of the data pages. That needs no new
     // mapping only while they are a mapping of their own: between two guard
