@@ -111,6 +111,10 @@ extension DecoderDriver {
       switch event {
       case .text: all.append(.text(Array(bytes)))
       case .paste: all.append(.paste(Array(bytes)))
+      case .unknownSequence:
+        // Its bytes, when it came whole: a sequence, never text.
+        #expect(bytes.isEmpty || bytes[0] < 0x20 || bytes[0] == 0xC2 || bytes[0] == 0x7F)
+        all.append(.event(event))
       default:
         #expect(bytes.isEmpty, "\(event) came with bytes")
         all.append(.event(event))

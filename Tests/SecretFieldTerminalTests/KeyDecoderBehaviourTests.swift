@@ -123,3 +123,54 @@ struct KeyDecoderPayloadTests {
     #expect(try driver.drain().decoded == [.text("x")])
   }
 }
+
+@Suite("An unknown sequence comes with its bytes, for a host that knows them")
+struct UnknownSequenceBytesTests {
+  @Test(
+    "the sequence's bytes, whole; none for one too long to keep",
+    arguments: [
+      (esc + "]0;title\u{07}", true), (csi + "1 q", true), (csi + "?1;2c" + "x", false),
+    ])
+  func bytes(_ input: String, whole: Bool) throws {
+    var driver = try DecoderDriver()
+    try driver.receive(Array(input.utf8))
+    let step = try driver.decoder.next(at: driver.now)
+    if whole {
+      #expect(step == .event(.unknownSequence))
+      #expect(driver.payload() == Array(input.utf8))
+    } else {
+      // Control: a sequence the decoder names comes with no bytes.
+      #expect(step == .event(.deviceAttributes))
+      #expect(driver.payload().isEmpty)
+    }
+  }
+
+  @Test("an unknown sequence in the prompt's window is lent from the input")
+  func inWindow() throws {
+    var driver = try DecoderDriver()
+    var seen: [UInt8] = []
+    let sequence = Array((esc + "]52;c;?\u{1B}\\").utf8)
+    _ = try driver.decoder.receive(
+      atMost: sequence.count,
+      receivingWith: { spare in
+        for (offset, byte) in sequence.enumerated() { spare[offset] = byte }
+        return sequence.count
+      }, at: driver.now,
+      handling: { event, bytes in
+        if event == .unknownSequence { seen = Array(bytes) }
+        return true
+      })
+    #expect(seen == sequence)
+  }
+
+  @Test("one longer than the limit is dropped without its bytes")
+  func overlong() throws {
+    var configuration = KeyDecoder.Configuration()
+    configuration.maximumSequenceCount = 16
+    var driver = try DecoderDriver(configuration: configuration)
+    let long = Array((csi + String(repeating: "1;", count: 20) + "q").utf8)
+    try driver.receive(long)
+    #expect(try driver.decoder.next(at: driver.now) == .event(.unknownSequence))
+    #expect(driver.payload().isEmpty)
+  }
+}

@@ -37,8 +37,8 @@ struct DecoderState {
   }
 
   /// Decodes the next event from `view`, consuming what it used (but a text
-  /// run: its length comes back as `text`, and the caller consumes it once it
-  /// has taken the bytes). A text or paste event from the payload sets
+  /// run or an unknown sequence: its length comes back as `text`, and the
+  /// caller consumes it once it has taken the bytes). A text or paste event from the payload sets
   /// ``payloadDelivered``.
   ///
   /// `payloadIsStale` says the payload still holds the last event's bytes: they
@@ -86,6 +86,11 @@ struct DecoderState {
       switch token {
       case .incomplete:
         preconditionFailure("handled above")
+      case .event(.unknownSequence, let length)
+      where length <= configuration.maximumSequenceCount:
+        // Its bytes go to the handler as the text's do: a sequence is never
+        // text, so never secret, and a host may know what the decoder does not.
+        return (.event(.unknownSequence), length)
       case .event(let event, let length):
         view.consume(length)
         return (.event(event), nil)
@@ -94,6 +99,11 @@ struct DecoderState {
         swallowing = state
         return (.event(.unknownSequence), nil)
       case .legacyKey(let event, let modifiers, let isRelease, let length):
+        if case .unknownSequence = event, !isRelease,
+          length <= configuration.maximumSequenceCount
+        {
+          return (.event(.unknownSequence), length)
+        }
         view.consume(length)
         if isRelease { continue }
         return (reportingCapsLock(modifiers: modifiers, then: event), nil)
@@ -144,7 +154,12 @@ struct DecoderState {
   }
 
   mutating func deliver(_ event: KeyEvent) -> KeyDecoder.Step {
-    if event == .text || event == .paste { payloadDelivered = true }
+    // By pattern, not `==`: a comparison of this enum allocates in a debug
+    // build, and the key path counts its allocations there.
+    switch event {
+    case .text, .paste, .unknownSequence: payloadDelivered = true
+    default: break
+    }
     return .event(event)
   }
 

@@ -27,7 +27,7 @@ extension KeyDecoder {
       do throws(TerminalError) {
         let (step, text) = try state.step(
           &view, payload: &payload, payloadIsStale: &payloadIsStale, at: now)
-        if let text {
+        if let text, case .event(let event) = step {
           let range = payloadIsStale ? 0..<payload.count : payload.count..<payload.count
           do throws(SecureMemoryError) {
             try payload.replaceSubrange(range, with: view.slice(0..<text))
@@ -36,7 +36,7 @@ extension KeyDecoder {
           }
           payloadIsStale = false
           view.consume(text)
-          return .success(state.deliver(.text))
+          return .success(state.deliver(event))
         }
         return .success(step)
       } catch {
