@@ -10,7 +10,8 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
   /// What kind of failure this is. Compare with the static members.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
-      case notSet, cannotOpen, isDirectory, isTerminal, unsafePermissions, tooLong, empty
+      case notSet, cannotOpen, isDirectory, isTerminal, unsafePermissions, unsafeOwner
+      case tooLong, empty
       case readFailed, timedOut, commandNotStarted, commandFailed, invalidSpecification
       case promptFailed, promptEnded, secureMemoryFailed
     }
@@ -27,9 +28,12 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
     /// The file or descriptor is a terminal, which would echo the secret as it
     /// is typed.
     public static let isTerminal = Code(.isTerminal)
-    /// The file is writable by its group or by others, so someone else could
-    /// have put the secret there.
+    /// The file (or FIFO, or any other kind) is writable by its group or by
+    /// others, so someone else could have put the secret there.
     public static let unsafePermissions = Code(.unsafePermissions)
+    /// The file (or FIFO) belongs to another user than this process's or
+    /// root, who could have put the secret there, or rewrite it.
+    public static let unsafeOwner = Code(.unsafeOwner)
     /// The secret is longer than the most a password may have.
     public static let tooLong = Code(.tooLong)
     /// The source holds nothing: an empty variable, file or output, or input
@@ -118,6 +122,13 @@ extension SecretSourceError {
       "\(what) can be written by \(Self.others(permissions, writable: true)) (mode "
         + "\(String(permissions, radix: 8))), so someone else could have put the secret there; "
         + "make it private with chmod 600")
+  }
+
+  static func unsafeOwner(_ what: String, owner: UInt32) -> Self {
+    Self(
+      .unsafeOwner,
+      "\(what) belongs to user \(owner), not to you or root, so someone else could have put "
+        + "the secret there; use a file of your own")
   }
 
   static func tooLong(_ what: String, limit: Int) -> Self {

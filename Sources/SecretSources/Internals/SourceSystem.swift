@@ -9,9 +9,12 @@ enum SourceSystem {
   struct FileKind {
     var isDirectory: Bool
     var isRegularFile: Bool
+    var isFIFO: Bool
     var isTerminal: Bool
     /// The permission bits (`st_mode & 0o777`).
     var permissions: UInt32
+    /// The owner's user ID (`st_uid`).
+    var owner: UInt32
   }
 
   /// `fstat` on `descriptor`, with `isatty`; the errno when it is not open.
@@ -21,9 +24,13 @@ enum SourceSystem {
     let type = status.st_mode & S_IFMT
     return .success(
       FileKind(
-        isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG,
-        isTerminal: isatty(descriptor) == 1, permissions: status.st_mode & 0o777))
+        isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG, isFIFO: type == S_IFIFO,
+        isTerminal: isatty(descriptor) == 1, permissions: status.st_mode & 0o777,
+        owner: status.st_uid))
   }
+
+  /// This process's effective user ID: whose secrets it reads.
+  static var effectiveUser: UInt32 { geteuid() }
 
   /// The bytes of the value of `name` where they lie in the environment block
   /// (`getenv`), writable so that they can be wiped in place; nil when unset.

@@ -1,0 +1,79 @@
+import Glibc
+import SecretSources
+import SecureMemory
+import TestSupport
+import Testing
+
+/// Opens `path` (a FIFO) for writing without waiting for a reader (`O_RDWR`
+/// never blocks on a FIFO) and writes `text` (test data) into it; the caller
+/// closes the descriptor, which keeps a writer there until then.
+func writerHolding(_ path: String, _ text: String) throws -> Int32 {
+  let descriptor = open(path, O_RDWR | O_CLOEXEC)
+  guard descriptor >= 0 else { throw FixtureError("open \(path): \(errno)") }
+  _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+  return descriptor
+}
+
+@Suite("SecretSource under attack: files and FIFOs")
+struct SecretSourceFileRuleTests {
+  @Test(
+    "one rule for every kind: a FIFO others (or its group) can write is refused, though a writer waits with a line"
+  )
+  func writableFIFO() throws {
+    let directory = try SourceDirectory()
+    for mode: mode_t in [0o666, 0o620] {
+      let path = try directory.fifo("fifo-\(String(mode, radix: 8))", mode: mode)
+      let writer = try writerHolding(path, "chosen by another\n")
+      defer { close(writer) }
+      #expect(Obtained(.file(path: path)) == .failed(.unsafePermissions))
+    }
+  }
+
+  @Test("the control: a FIFO of one's own, mode 600, with a writer: its line is taken")
+  func privateFIFO() throws {
+    let directory = try SourceDirectory()
+    let path = try directory.fifo("fifo")
+    let writer = try writerHolding(path, "fifo pw\nmore\n")
+    defer { close(writer) }
+    #expect(Obtained(.file(path: path)) == .secret("fifo pw"))
+  }
+
+  @Test(
+    "a file of another user (who could rewrite it) is refused; root's and one's own are taken",
+    .enabled(if: getuid() == 0, "needs root to give a file away"))
+  func anotherUsersFile() throws {
+    let directory = try SourceDirectory()
+    let theirs = try directory.file("theirs", Array("their pw\n".utf8), mode: 0o600)
+    #expect(chown(theirs, nobodyID, nobodyID) == 0)
+    let error = #expect(throws: SecretSourceError.self) {
+      _ = try SecretSource.file(path: theirs).obtain()
+    }
+    #expect(error?.code == .unsafeOwner)
+    #expect(error?.description.contains("user \(nobodyID)") == true, "\(String(describing: error))")
+    // The control: the same file, given back.
+    #expect(chown(theirs, 0, 0) == 0)
+    #expect(Obtained(.file(path: theirs)) == .secret("their pw"))
+  }
+
+  @Test("a FIFO of another user is refused too, whatever its mode")
+  func anotherUsersFIFO() throws {
+    guard getuid() == 0 else { return }
+    let directory = try SourceDirectory()
+    let path = try directory.fifo("theirs", mode: 0o600)
+    #expect(chown(path, nobodyID, nobodyID) == 0)
+    let writer = try writerHolding(path, "their pw\n")
+    defer { close(writer) }
+    #expect(Obtained(.file(path: path)) == .failed(.unsafeOwner))
+  }
+
+  @Test("a FIFO with no writer: its line timeout ends the wait (timedOut), never a block in open")
+  func fifoWithoutWriter() throws {
+    let directory = try SourceDirectory()
+    let path = try directory.fifo("lonely")
+    let error = #expect(throws: SecretSourceError.self) {
+      _ = try SecretSource.file(path: path).obtain(
+        lineTimeout: .milliseconds(300), reportingWarnings: { _ in })
+    }
+    #expect(error?.code == .timedOut)
+  }
+}
