@@ -121,9 +121,14 @@ extension SecretSource {
     bytes.firstIndex(of: 0x0A)
   }
 
-  /// The variable's value, copied into secure memory, then overwritten in
-  /// place (`sodium_memzero`) and unset. An empty or too long value is left
-  /// as it is.
+  /// The variable's value, copied into secure memory, then every entry of
+  /// that name in the environment block overwritten in place
+  /// (`sodium_memzero`) and unset. An empty or too long value is left as it
+  /// is.
+  ///
+  /// `execve` can give a process a block with one name twice; `getenv` (and
+  /// so the value taken) is the first, and `/proc/PID/environ` shows them
+  /// all: each is wiped (``scrubEnvironment(_:in:)``).
   static func takeEnvironmentVariable(
     _ name: String, limit: Int, storage: SecureStorage
   ) throws(SecretSourceError) -> SecureBuffer {
@@ -137,7 +142,21 @@ extension SecretSource {
       throw .secureMemory(error)
     }
     secureZero(value)
+    scrubEnvironment(name, in: SourceSystem.environment)
     SourceSystem.removeEnvironmentVariable(name)
     return secret
+  }
+
+  /// Overwrites with zeros the value of every entry `name=...` of the
+  /// environment block `environment` (a NULL-terminated array of
+  /// `NAME=value` strings, as `environ` or an `execve` block), in place;
+  /// the names and the other entries stay as they are.
+  ///
+  /// - Complexity: O(bytes of the block).
+  @_spi(Fuzzing)
+  public static func scrubEnvironment(
+    _ name: String, in environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  ) {
+    for value in SourceSystem.environmentValues(name, in: environment) { secureZero(value) }
   }
 }

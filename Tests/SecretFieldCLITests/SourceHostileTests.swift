@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PTYSupport
+import SecretFieldCLI
 import TestSupport
 import Testing
 
@@ -29,5 +30,58 @@ struct SourceHostileTests {
     #expect(run.status == .exited(1))
     #expect(run.output.isEmpty)
     #expect(run.error.contains("can be written by its group and others"), "\(run.error)")
+  }
+}
+
+/// Starts `executable ARGUMENTS` with exactly the environment block `entries`
+/// (duplicates kept, as `execve` allows), no terminal, standard input and
+/// output from and to `/dev/null`, and waits until it stops itself before
+/// exiting (`TestHook.stopBeforeExitVariable` must be among the entries).
+func spawnStopped(_ executable: String, _ arguments: [String], entries: [String]) throws -> pid_t {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  let envp = entries.map { strdup($0) } + [nil]
+  defer { (argv + envp).forEach { free($0) } }
+  var processID: pid_t = 0
+  let spawned = posix_spawn(&processID, executable, &actions, nil, argv, envp)
+  guard spawned == 0 else { throw HarnessError("posix_spawn: \(spawned)") }
+  var status: Int32 = 0
+  guard waitpid(processID, &status, WUNTRACED) == processID, status & 0xff == 0x7f else {
+    throw HarnessError("\(executable) did not stop before exiting: status \(status)")
+  }
+  return processID
+}
+
+@Suite("secretfield --password-from env: with the name twice in the block")
+struct DuplicateEnvironmentTests {
+  @Test(
+    "neither value stays in the tool's /proc/PID/environ; without the source both do (control)",
+    .enabled(if: canReadHardenedProcesses, "needs root with CAP_SYS_PTRACE"))
+  func duplicateScrubbed() throws {
+    let first = "sf-first-\(UInt64.random(in: 1...UInt64.max))"
+    let second = "sf-second-\(UInt64.random(in: 1...UInt64.max))"
+    for scrubs in [true, false] {
+      let entries = [
+        "SF_PW=" + first, "PATH=/usr/bin:/bin", "SF_PW=" + second,
+        TestHook.stopBeforeExitVariable + "=1", "SF_OTHER=x",
+      ]
+      let source = scrubs ? "env:SF_PW" : "env:SF_OTHER"
+      let processID = try spawnStopped(
+        secretfield, ["prompt", "--password-from", source], entries: entries)
+      defer {
+        kill(processID, SIGCONT)
+        var status: Int32 = 0
+        waitpid(processID, &status, 0)
+      }
+      let environ = try readText("/proc/\(processID)/environ")
+      #expect(environ.contains("SF_PW="), "the name stays")
+      #expect(environ.contains(first) == !scrubs, "first: scrubbed \(scrubs)")
+      #expect(environ.contains(second) == !scrubs, "second: scrubbed \(scrubs)")
+    }
   }
 }

@@ -1,5 +1,5 @@
 import Glibc
-import SecretSources
+@_spi(Fuzzing) import SecretSources
 import SecureMemory
 import TestSupport
 import Testing
@@ -75,5 +75,48 @@ struct SecretSourceFileRuleTests {
         lineTimeout: .milliseconds(300), reportingWarnings: { _ in })
     }
     #expect(error?.code == .timedOut)
+  }
+}
+
+@Suite("SecretSource under attack: an environment block with a name twice")
+struct SecretSourceDuplicateEnvironmentTests {
+  @Test("both entries of the name are wiped in place and unset; the first is the value taken")
+  func duplicateWiped() async {
+    await #expect(processExitsWith: .success) {
+      // A block as execve can make one: the name twice, another entry between.
+      let entries = ["SF_DUP=first-value", "OTHER=kept", "SF_DUP=second-value"]
+      let strings = entries.map { strdup($0)! }
+      let block = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
+        capacity: strings.count + 1)
+      for (index, string) in strings.enumerated() { block[index] = string }
+      block[strings.count] = nil
+      // `environ` is get-only in Swift: set the C variable through its address.
+      let variable = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "environ")!
+      variable.storeBytes(of: block, as: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.self)
+      #expect(Obtained(.environment(name: "SF_DUP")) == .secret("first-value"))
+      // The bytes where each value was are zero.
+      for (index, length) in [(0, 11), (2, 12)] {
+        let value = UnsafeRawPointer(strings[index]) + "SF_DUP=".utf8.count
+        #expect((0..<length).allSatisfy { value.load(fromByteOffset: $0, as: UInt8.self) == 0 })
+      }
+      #expect(getenv("SF_DUP") == nil)
+      #expect(getenv("OTHER").map { String(cString: $0) } == "kept")
+    }
+  }
+
+  @Test("scrubEnvironment wipes every value of the name and nothing else (control: other names)")
+  func scrubOnly() {
+    let entries = ["A=1", "AB=22", "A=333", "B=A=4", "A="]
+    let strings = entries.map { strdup($0)! }
+    defer { strings.forEach { free($0) } }
+    var block: [UnsafeMutablePointer<CChar>?] = strings + [nil]
+    block.withUnsafeMutableBufferPointer { SecretSource.scrubEnvironment("A", in: $0.baseAddress) }
+    let after = strings.map { pointer in
+      (0..<strlen(pointer) + 4).map { UInt8(bitPattern: pointer[$0]) }
+    }
+    #expect(after[0].prefix(3) == [0x41, 0x3D, 0])
+    #expect(String(cString: strings[1]) == "AB=22")
+    #expect(after[2].prefix(5) == [0x41, 0x3D, 0, 0, 0])
+    #expect(String(cString: strings[3]) == "B=A=4")
   }
 }

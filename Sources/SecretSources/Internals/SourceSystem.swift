@@ -42,6 +42,36 @@ enum SourceSystem {
     return UnsafeMutableRawBufferPointer(start: value, count: strlen(value))
   }
 
+  /// The value bytes of every entry `name=...` of the environment block
+  /// `environment` (a NULL-terminated array of `NAME=value` strings, as
+  /// `environ`), where they lie, in the block's order: a block made by
+  /// `execve` may hold one name twice, and `getenv` returns only the first.
+  static func environmentValues(
+    _ name: String, in environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  ) -> [UnsafeMutableRawBufferPointer] {
+    guard let environment else { return [] }
+    let key = Array(name.utf8) + [UInt8(ascii: "=")]
+    var values: [UnsafeMutableRawBufferPointer] = []
+    var index = 0
+    while let entry = environment[index] {
+      index += 1
+      let raw = UnsafeMutableRawPointer(entry)
+      var matches = true
+      for offset in 0..<key.count
+      where raw.load(fromByteOffset: offset, as: UInt8.self) != key[offset] {
+        matches = false
+        break
+      }
+      guard matches else { continue }
+      let value = raw + key.count
+      values.append(UnsafeMutableRawBufferPointer(start: value, count: strlen(value)))
+    }
+    return values
+  }
+
+  /// The process's environment block (`environ`).
+  static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { environ }
+
   /// Removes `name` from the environment (`unsetenv`), so no child inherits it.
   static func removeEnvironmentVariable(_ name: String) { _ = unsetenv(name) }
 }
