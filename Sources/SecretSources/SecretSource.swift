@@ -124,12 +124,44 @@ public enum SecretSource: Sendable, Hashable {
   ///     their own timeouts.
   ///   - storage: which memory the secret is read into, from every source but
   ///     one that asks (whose configuration says); sodium memory by default
-  ///     (see `SecureStorage`).
+  ///     (see `SecureStorage`). With `.strongestAvailable` one rule holds for
+  ///     every source, one that asks included: where the kernel offers secret
+  ///     memory but the locked-memory limit refuses it, the secret is wiped
+  ///     and refused (``SecretSourceError/Code/secureMemoryFailed``), never
+  ///     kept in sodium memory, which root can read.
   ///   - report: called with each warning, before the secret is returned.
   /// - Throws: ``SecretSourceError``.
   public func obtain(
     maximumByteCount: Int = SecretSource.maximumByteCount, lineTimeout: Duration? = nil,
     storage: SecureStorage = .sodium,
+    reportingWarnings report: (SecretSourceWarning) -> Void
+  ) throws(SecretSourceError) -> SecureBuffer {
+    let secret = try obtainFromSource(
+      maximumByteCount: maximumByteCount, lineTimeout: lineTimeout, storage: storage,
+      reportingWarnings: report)
+    try Self.requireSecretMemoryWhereOffered(secret, storage: storage)
+    return secret
+  }
+
+  /// The one rule on memory for every source: asked for
+  /// `.strongestAvailable`, a secret that landed in sodium memory because the
+  /// locked-memory limit refused secret memory (the kernel offers it) is
+  /// wiped and refused, as a prompt refuses a limit it cannot live with; a
+  /// kernel without secret memory (or a sandbox that forbids it) is no
+  /// reason to refuse, and sodium memory it is.
+  static func requireSecretMemoryWhereOffered(
+    _ secret: borrowing SecureBuffer, storage: SecureStorage
+  ) throws(SecretSourceError) {
+    guard storage == .strongestAvailable else { return }
+    let protection = secret.protection
+    guard protection.storage != .secretMemory, let fallback = protection.secretMemoryFallback,
+      fallback.code == .lockFailed
+    else { return }
+    throw .notSecret(fallback)
+  }
+
+  private func obtainFromSource(
+    maximumByteCount: Int, lineTimeout: Duration?, storage: SecureStorage,
     reportingWarnings report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     switch self {

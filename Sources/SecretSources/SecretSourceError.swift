@@ -150,6 +150,14 @@ extension SecretSourceError {
     Self(.secureMemoryFailed, errno: error.errno, error.description)
   }
 
+  static func notSecret(_ error: SecureMemoryError) -> Self {
+    Self(
+      .secureMemoryFailed, errno: error.errno,
+      "this kernel offers secret memory, which not even root can read, but the locked memory "
+        + "limit refused it, and the secret is not kept where root could read it instead: "
+        + error.description)
+  }
+
   static func invalidSpecification(_ specification: String, _ why: String) -> Self {
     Self(.invalidSpecification, "'\(specification)' is not a secret source: \(why)")
   }

@@ -1,6 +1,6 @@
 import Glibc
 @_spi(Fuzzing) import SecretSources
-import SecureMemory
+@_spi(Testing) import SecureMemory
 import TestSupport
 import Testing
 
@@ -118,5 +118,74 @@ struct SecretSourceDuplicateEnvironmentTests {
     #expect(String(cString: strings[1]) == "AB=22")
     #expect(after[2].prefix(5) == [0x41, 0x3D, 0, 0, 0])
     #expect(String(cString: strings[3]) == "B=A=4")
+  }
+}
+
+@Suite("SecretSource under attack: memory that cannot be secret")
+struct SecretSourceMemoryRuleTests {
+  /// A source of each kind that needs no terminal, each giving `pw`.
+  static func sources(in directory: SourceDirectory) throws -> [(String, SecretSource)] {
+    let name = uniqueVariable()
+    setenv(name, "pw", 1)
+    let file = try directory.file("pw", Array("pw\n".utf8))
+    return [
+      ("env", .environment(name: name)), ("file", .file(path: file)),
+      ("fd", .descriptor(pipeHolding(Array("pw\n".utf8)))), ("cmd", .command(["echo", "pw"])),
+    ]
+  }
+
+  @Test(
+    "where the lock limit refuses secret memory, every source refuses the secret, naming the limit")
+  func limitRefuses() async {
+    await #expect(processExitsWith: .success) {
+      SecureStorage.simulateSecretMemoryFailure(errno: EAGAIN)
+      let directory = try! SourceDirectory()
+      for (label, source) in try! Self.sources(in: directory) {
+        let error = #expect(throws: SecretSourceError.self, "\(label)") {
+          _ = try source.obtain(storage: .strongestAvailable, reportingWarnings: { _ in })
+        }
+        #expect(error?.code == .secureMemoryFailed, "\(label)")
+        #expect(
+          error?.description.contains("RLIMIT_MEMLOCK") == true,
+          "\(label): \(String(describing: error))")
+      }
+    }
+  }
+
+  @Test("the control: a kernel without secret memory is no reason to refuse: sodium memory it is")
+  func noSecretMemoryTakes() async {
+    await #expect(processExitsWith: .success) {
+      SecureStorage.simulateSecretMemoryFailure(errno: ENOSYS)
+      let directory = try! SourceDirectory()
+      for (label, source) in try! Self.sources(in: directory) {
+        let secret = try! source.obtain(storage: .strongestAvailable, reportingWarnings: { _ in })
+        #expect(text(secret) == "pw", "\(label)")
+        #expect(secret.protection.storage == .sodium, "\(label)")
+      }
+    }
+  }
+
+  @Test(
+    "as nobody under a 4 KiB lock limit, a secret from the environment is in secret memory, not sodium memory",
+    .enabled(if: getuid() == 0, "needs root to become nobody"))
+  func oneLockedPage() async {
+    await #expect(processExitsWith: .success) {
+      // Whether the kernel offers secret memory, asked of the kernel, not of
+      // the code under test (which would remember what it saw).
+      let enabled = open("/sys/module/secretmem/parameters/enable", O_RDONLY | O_CLOEXEC)
+      var flag: UInt8 = 0
+      guard enabled >= 0, read(enabled, &flag, 1) == 1, flag == UInt8(ascii: "Y") else {
+        return  // this kernel offers no secret memory: nothing to show
+      }
+      close(enabled)
+      var limit = rlimit(rlim_cur: 4096, rlim_max: 4096)
+      precondition(setrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &limit) == 0)
+      precondition(dropToNobody())
+      let name = uniqueVariable()
+      setenv(name, "pw", 1)
+      let secret = try! SecretSource.environment(name: name).obtain(
+        storage: .strongestAvailable, reportingWarnings: { _ in })
+      #expect(secret.protection.storage == .secretMemory, "\(secret.protection)")
+    }
   }
 }
