@@ -14,6 +14,8 @@ extension SecretSource {
     case .success(let kind) where kind.isDirectory: throw .isDirectory(what)
     case .success: break
     }
+    // The write end of a pipe never becomes readable: waiting would be for ever.
+    if SourceSystem.isWriteOnly(descriptor) { throw .writeOnly(what) }
     switch try readLine(
       from: descriptor, named: what, maximumCount: limit, timeout: timeout, storage: storage)
     {
@@ -97,7 +99,7 @@ extension SecretSource {
   /// Cuts `secret` to its first line (without the LF and a CR before it),
   /// wiping the rest; throws when that line is longer than `limit` or empty.
   static func keepFirstLine(
-    of secret: inout SecureBuffer, named what: String, limit: Int
+    of secret: inout SecureBuffer, named what: String, limit: Int, allowsEmpty: Bool = false
   ) throws(SecretSourceError) {
     let lineFeed = secret.withUnsafeBytes(Self.firstLineFeed)
     wipeStack(byteCount: 1024)
@@ -111,7 +113,7 @@ extension SecretSource {
       secret.removeAll()
       throw .tooLong(what, limit: limit)
     }
-    if secret.isEmpty { throw .empty(what) }
+    if secret.isEmpty && !allowsEmpty { throw .empty(what) }
   }
 
   /// The offset of the first LF in `bytes`; only the positions of line feeds

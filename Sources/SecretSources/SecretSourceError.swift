@@ -1,3 +1,4 @@
+import Glibc
 import SecureMemory
 import SystemCalls
 
@@ -103,6 +104,13 @@ extension SecretSourceError {
 
   static func cannotOpen(_ what: String, errno: Errno) -> Self {
     Self(.cannotOpen, errno: errno.code, "cannot open \(what): \(errno.description)")
+  }
+
+  static func writeOnly(_ what: String) -> Self {
+    Self(
+      .cannotOpen, errno: EBADF,
+      "\(what) is open for writing only (the write end of a pipe?), so no secret can be read "
+        + "from it; give the end a program writes the secret into")
   }
 
   static func isDirectory(_ what: String) -> Self {

@@ -85,3 +85,51 @@ struct DuplicateEnvironmentTests {
     }
   }
 }
+
+@Suite("secretfield --stdin and the askpass's stdin on a datagram socket")
+struct DatagramInputTests {
+  /// Runs `executable ARGUMENTS` with standard input the reading end of a
+  /// datagram socket pair on which `text` was sent as one datagram.
+  static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    sending text: String
+  ) throws -> ToolRun {
+    var ends: [Int32] = [-1, -1]
+    precondition(socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0, &ends) == 0)
+    defer { close(ends[1]) }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { send(ends[1], $0.baseAddress, $0.count, 0) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ToolRun(
+      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      error: String(decoding: errorData, as: UTF8.self))
+  }
+
+  @Test("hunter2 sent as one datagram comes out as hunter2, exit 0")
+  func promptStandardInput() throws {
+    let run = try Self.run(secretfield, ["prompt", "--stdin"], sending: "hunter2\n")
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "hunter2\n")
+  }
+
+  @Test("the askpass with SECRETFIELD_PASSWORD_FROM=stdin: the same")
+  func askpassStandardInput() throws {
+    let run = try Self.run(
+      secretfieldAskpass, ["Password:"], environment: ["SECRETFIELD_PASSWORD_FROM": "stdin"],
+      sending: "hunter2\n")
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "hunter2\n")
+  }
+}

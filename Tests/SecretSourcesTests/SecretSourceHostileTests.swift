@@ -189,3 +189,90 @@ struct SecretSourceMemoryRuleTests {
     }
   }
 }
+
+/// A connected pair of sockets of `type` (`SOCK_DGRAM`, `SOCK_SEQPACKET`):
+/// the end to read from and the end to send on; the caller closes both.
+func socketPair(_ type: Int32) -> (read: Int32, send: Int32) {
+  var ends: [Int32] = [-1, -1]
+  precondition(socketpair(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+  return (ends[0], ends[1])
+}
+
+/// Sends `text` (test data) as one message.
+func sendMessage(_ descriptor: Int32, _ text: String) {
+  let bytes = Array(text.utf8)
+  precondition(
+    bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) } == bytes.count)
+}
+
+@Suite("SecretSource under attack: datagram and seqpacket sockets")
+struct SecretSourceMessageSocketTests {
+  static let types = [Int32(SOCK_DGRAM.rawValue), Int32(SOCK_SEQPACKET.rawValue)]
+
+  @Test("a line sent as one message is read whole, not its first byte", arguments: types)
+  func wholeMessage(_ type: Int32) {
+    let (read, sender) = socketPair(type)
+    defer { close(read); close(sender) }
+    sendMessage(sender, "hunter2\n")
+    #expect(Obtained(.descriptor(read)) == .secret("hunter2"))
+  }
+
+  @Test(
+    "a message's first line is the secret; a message without LF counts whole; the next message is left",
+    arguments: types)
+  func messageBoundaries(_ type: Int32) {
+    let (read, sender) = socketPair(type)
+    defer { close(read); close(sender) }
+    sendMessage(sender, "first\r\nsame message\n")
+    sendMessage(sender, "no line feed")
+    sendMessage(sender, "left")
+    #expect(Obtained(.descriptor(read)) == .secret("first"))
+    #expect(Obtained(.descriptor(read)) == .secret("no line feed"))
+    var rest = [UInt8](repeating: 0, count: 16)
+    let got = rest.withUnsafeMutableBytes { recv(read, $0.baseAddress, $0.count, 0) }
+    #expect(Array(rest[..<max(0, got)]) == Array("left".utf8))
+  }
+
+  @Test("a message longer than the limit is too long, not cut to fit", arguments: types)
+  func longMessage(_ type: Int32) {
+    let (read, sender) = socketPair(type)
+    defer { close(read); close(sender) }
+    sendMessage(sender, String(repeating: "a", count: 8300))
+    #expect(Obtained(.descriptor(read)) == .failed(.tooLong))
+  }
+
+  @Test("the control: a stream socket is still read a byte at a time, leaving what follows")
+  func streamSocket() {
+    let (read, sender) = socketPair(Int32(SOCK_STREAM.rawValue))
+    defer { close(read); close(sender) }
+    sendMessage(sender, "stream\nnext\n")
+    #expect(Obtained(.descriptor(read)) == .secret("stream"))
+    #expect(Obtained(.descriptor(read)) == .secret("next"))
+  }
+
+  @Test("standard input on a datagram socket: the whole line")
+  func standardInputDatagram() async {
+    await #expect(processExitsWith: .success) {
+      let (read, sender) = socketPair(Int32(SOCK_DGRAM.rawValue))
+      sendMessage(sender, "from stdin\n")
+      dup2(read, 0)
+      #expect(Obtained(.standardInput) == .secret("from stdin"))
+    }
+  }
+}
+
+@Suite("SecretSource under attack: a descriptor that can never be read")
+struct SecretSourceWriteOnlyTests {
+  @Test("the write end of a pipe is refused at once, naming its number")
+  func writeEnd() {
+    var ends: [Int32] = [-1, -1]
+    precondition(pipe(&ends) == 0)
+    defer { close(ends[0]); close(ends[1]) }
+    let error = #expect(throws: SecretSourceError.self) {
+      _ = try SecretSource.descriptor(ends[1]).obtain()
+    }
+    #expect(error?.code == .cannotOpen)
+    #expect(error?.description.contains("file descriptor \(ends[1])") == true)
+    #expect(error?.description.contains("writing only") == true, "\(String(describing: error))")
+  }
+}

@@ -29,6 +29,23 @@ enum SourceSystem {
         owner: status.st_uid))
   }
 
+  /// True when `descriptor` is a socket that keeps message boundaries
+  /// (`SOCK_DGRAM` or `SOCK_SEQPACKET`, from `getsockopt(SO_TYPE)`): one
+  /// `read(2)` there takes a whole message, and drops what does not fit.
+  static func isMessageSocket(_ descriptor: Int32) -> Bool {
+    var type: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &length) == 0 else { return false }
+    return type == Int32(SOCK_DGRAM.rawValue) || type == Int32(SOCK_SEQPACKET.rawValue)
+  }
+
+  /// True when `descriptor` was opened for writing only (`F_GETFL`), as the
+  /// write end of a pipe is: nothing can ever be read from it.
+  static func isWriteOnly(_ descriptor: Int32) -> Bool {
+    let flags = fcntl(descriptor, F_GETFL)
+    return flags >= 0 && flags & O_ACCMODE == O_WRONLY
+  }
+
   /// This process's effective user ID: whose secrets it reads.
   static var effectiveUser: UInt32 { geteuid() }
 
