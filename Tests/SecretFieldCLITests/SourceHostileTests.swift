@@ -96,9 +96,10 @@ struct DatagramInputTests {
   ) throws -> ToolRun {
     var ends: [Int32] = [-1, -1]
     precondition(socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0, &ends) == 0)
-    defer { close(ends[1]) }
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { send(ends[1], $0.baseAddress, $0.count, 0) }
+    // Sent and closed, as the attack did: what follows is the end.
+    close(ends[1])
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
