@@ -174,6 +174,14 @@ public struct PasswordPrompt: Sendable {
       restore(&terminal)
       throw error
     }
+    do {
+      loop.answers = try PromptAnswers(configuration: configuration)
+    } catch {
+      field = loop.takeField()
+      keptDecoder = consume decoder
+      restore(&terminal)
+      throw error
+    }
     loop.looksForRecorderAfterFirstDraw =
       configuration.detectsRecording && !configuration.isCaptured
     loop.afterFirstDraw = afterFirstDraw

@@ -57,6 +57,8 @@ struct PromptLoop: ~Copyable {
   /// The mask glyph's bytes, written by an early echo
   /// (``echoEarly(_:payload:)``).
   let maskGlyphBytes: [UInt8]
+  /// What Enter hands the answer over in, made before the first key.
+  var answers = PromptAnswers()
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -123,6 +125,8 @@ struct PromptLoop: ~Copyable {
       if mismatches >= confirmation.maximumAttempts {
         return .confirmationFailed(attempts: mismatches)
       }
+      answers.giveBack(first)
+      answers.giveBack(entry)
       editor.startEntry(message: configuration.texts.mismatch)
       renderer.startEntry(prompt: configuration.prompt)
       needsAnnotation = true
@@ -393,17 +397,10 @@ struct PromptLoop: ~Copyable {
 
   // MARK: Secrets
 
-  /// The field's text, copied into a secure buffer of its own through
-  /// `SecureBuffer.append` (room for one more byte, such as a newline).
-  func copyOfField() throws(PromptError) -> SecureBuffer {
-    do {
-      var copy = try SecureBuffer(
-        capacity: editor.field.utf8Count + 1, storage: configuration.storage)
-      try editor.field.withSecret { bytes throws(SecureMemoryError) in try copy.append(bytes) }
-      return copy
-    } catch {
-      throw .secureMemory(error)
-    }
+  /// The field's text, copied into an answer made before the first key
+  /// (``PromptAnswers``: room for one more byte, such as a newline).
+  mutating func copyOfField() throws(PromptError) -> SecureBuffer {
+    try answers.take(copying: editor.field, storage: configuration.storage)
   }
 
   /// Wipes every secret the loop holds: the field and a first entry.
@@ -485,6 +482,9 @@ extension PromptLoop: TerminalEventHandler {
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
     terminal: inout TerminalDevice
   ) throws(PromptError) -> TerminalEventResponse<EntryEnd> {
+    if let refusal = answerRoomRefusal(for: event, payload: payload) {
+      return try take(refusal, terminal: &terminal).map { .end($0) } ?? .redraw
+    }
     let echoedEarly = echoEarly(event, payload: payload)
     let countBefore = editor.field.count
     let reaction = editor.handle(event, payload: payload, at: now)
