@@ -7,7 +7,8 @@ public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What failed. Compare with the static members.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
-      case directoryUnreadable, watchFailed, replyFailed, socketPathTooLong
+      case directoryUnreadable, watchFailed, replyFailed, socketPathTooLong, socketReplaced
+      case replyNotRead
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -20,6 +21,12 @@ public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let replyFailed = Code(.replyFailed)
     /// The socket path does not fit a `sockaddr_un` (107 bytes).
     public static let socketPathTooLong = Code(.socketPathTooLong)
+    /// The request's socket is gone, or is no longer the socket the scan
+    /// checked (swapped for a link or another socket): nothing was sent.
+    public static let socketReplaced = Code(.socketReplaced)
+    /// The asker's socket did not make room for the answer before the
+    /// deadline (it does not read): the answer was dropped.
+    public static let replyNotRead = Code(.replyNotRead)
 
     /// The code's name, as in `replyFailed`.
     public var description: String { value.rawValue }
@@ -43,6 +50,10 @@ public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
       case .watchFailed:
         "cannot watch the request directory (raise fs.inotify.max_user_instances if it is exhausted)"
       case .replyFailed: "cannot send the answer to the asking program's socket"
+      case .socketReplaced:
+        "its socket is gone or was replaced since the request was read; nothing was sent"
+      case .replyNotRead:
+        "the asking program does not read its socket; the answer was dropped, not sent"
       default: "the socket path is longer than 107 bytes"
       }
     return errno.map { "\(what): \(AgentSystem.describe($0))" } ?? what

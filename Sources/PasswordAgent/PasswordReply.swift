@@ -8,30 +8,28 @@ public import SecureMemory
 /// kernel: `sendmsg(2)` gathers the `+` byte and the buffer's read window, so
 /// no ordinary buffer ever holds it. Sent from a new unbound `AF_UNIX`/
 /// `SOCK_DGRAM` socket, with `MSG_NOSIGNAL`.
+///
+/// These connect to the path as it is at the time of the call, following a
+/// link. An agent answering a request it checked connects with
+/// ``RequestDirectory/connect(to:)`` before it asks, and answers on that
+/// ``ReplySocket``.
 public enum PasswordReply {
   /// Sends `+` and `secret` to `socketPath`.
   ///
-  /// - Complexity: one `socket`, one `sendmsg`, two `mprotect` for the window.
+  /// - Complexity: one `socket`, `connect` and `sendmsg`, two `mprotect` for
+  ///   the window.
   /// - Throws: ``AgentError`` with code `replyFailed` (the asker is gone, its
-  ///   socket refuses) or `socketPathTooLong`.
+  ///   socket refuses), `replyNotRead` or `socketPathTooLong`.
   public static func answer(
     _ secret: borrowing SecureBuffer, to socketPath: String
   ) throws(AgentError) {
-    let result = secret.withUnsafeBytes { bytes in
-      AgentSystem.sendDatagram(prefix: UInt8(ascii: "+"), body: bytes, to: socketPath)
-    }
-    if case .failure(let error) = result { throw error }
+    try ReplySocket(connectingTo: socketPath).answer(secret)
   }
 
   /// Sends `-`: the user declined to answer.
   ///
   /// - Throws: ``AgentError`` as ``answer(_:to:)``.
   public static func cancel(to socketPath: String) throws(AgentError) {
-    if case .failure(let error) = AgentSystem.sendDatagram(
-      prefix: UInt8(ascii: "-"), body: UnsafeRawBufferPointer(start: nil, count: 0),
-      to: socketPath)
-    {
-      throw error
-    }
+    try ReplySocket(connectingTo: socketPath).cancel()
   }
 }

@@ -12,15 +12,26 @@ public struct PendingRequest: Sendable, Hashable {
   /// same name is told apart.
   let device: UInt64
   let inode: UInt64
+  /// The identity of the socket the scan checked, which the answer must go
+  /// to (``RequestDirectory/connect(to:)``): its device and inode, and when
+  /// its status last changed, since a socket made after this one was removed
+  /// may get its inode number.
+  let socketDevice: UInt64
+  let socketInode: UInt64
+  let socketChanged: (seconds: Int, nanoseconds: Int)
 
   init(
-    fileName: String, request: PasswordRequest, status: AgentSystem.FileStatus
+    fileName: String, request: PasswordRequest, status: AgentSystem.FileStatus,
+    socket: AgentSystem.FileStatus
   ) {
     self.fileName = fileName
     self.request = request
     writtenAt = (status.modifiedSeconds, status.modifiedNanoseconds)
     device = status.device
     inode = status.inode
+    socketDevice = socket.device
+    socketInode = socket.inode
+    socketChanged = (socket.changedSeconds, socket.changedNanoseconds)
   }
 
   /// Oldest first; files written in the same nanosecond by name.
@@ -34,7 +45,8 @@ public struct PendingRequest: Sendable, Hashable {
   public static func == (left: PendingRequest, right: PendingRequest) -> Bool {
     left.fileName == right.fileName && left.device == right.device
       && left.inode == right.inode && left.writtenAt == right.writtenAt
-      && left.request == right.request
+      && left.request == right.request && left.socketDevice == right.socketDevice
+      && left.socketInode == right.socketInode && left.socketChanged == right.socketChanged
   }
 
   /// Hashes the file's name and identity.

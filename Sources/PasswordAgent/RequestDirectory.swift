@@ -9,8 +9,12 @@ import SystemCalls
 /// `fstat` on the open descriptor (so a symbolic link or a file swapped
 /// meanwhile is never read); a request whose `NotAfter=` passed or whose `PID=`
 /// is gone is dropped; its `Socket=` must be a socket directly in this
-/// directory, fit a socket address, and be writable by this user. Whatever
-/// fails is skipped with a ``SkippedRequest`` that says why.
+/// directory (opened by name in the directory without following a link, and
+/// checked on that descriptor), fit a socket address, and be writable by this
+/// user. Whatever fails is skipped with a ``SkippedRequest`` that says why.
+///
+/// The answer goes to the socket the scan checked, never to its path again:
+/// ``connect(to:)`` connects to that inode before the request is asked.
 public struct RequestDirectory: Sendable, Hashable {
   /// The directory's path, without a trailing slash.
   public let path: String
@@ -136,27 +140,94 @@ public struct RequestDirectory: Sendable, Hashable {
     if let processID = request.processID, !AgentSystem.processExists(processID) {
       return .skipped(.askerGone(processID: processID))
     }
-    if let problem = checkSocket(request.socketPath) { return .skipped(problem) }
-    return .pending(PendingRequest(fileName: name, request: request, status: status))
+    let socket: AgentSystem.FileStatus
+    switch checkSocket(request.socketPath, inDirectory: directory) {
+    case .success(let checked): socket = checked
+    case .failure(let problem): return .skipped(problem.reason)
+    }
+    return .pending(
+      PendingRequest(fileName: name, request: request, status: status, socket: socket))
   }
 
-  /// Why an answer may not go to `socketPath`, or nil when it may: a socket
-  /// (not a link to one) directly in this directory, whose path fits a
-  /// socket address, that this user may write to.
-  func checkSocket(_ socketPath: String) -> SkippedRequest.Reason? {
+  /// A reason to skip, as an error for `Result`.
+  struct SocketProblem: Error {
+    var reason: SkippedRequest.Reason
+  }
+
+  /// The socket `socketPath` names, checked, or why an answer may not go
+  /// there: a socket (not a link to one) directly in this directory, opened
+  /// by its name in the directory open at `directory` (`O_PATH |
+  /// O_NOFOLLOW`), whose path fits a socket address, that this user may write
+  /// to (checked on the open node). Its status names the inode
+  /// ``connect(to:)`` must find again.
+  func checkSocket(
+    _ socketPath: String, inDirectory directory: Int32
+  ) -> Result<AgentSystem.FileStatus, SocketProblem> {
     guard socketPath.utf8.count <= AgentSystem.maximumSocketPathCount else {
-      return .socketPathTooLong
+      return .failure(SocketProblem(reason: .socketPathTooLong))
     }
+    guard let name = socketName(socketPath) else {
+      return .failure(SocketProblem(reason: .socketOutsideDirectory))
+    }
+    guard case .success(let node) = AgentSystem.openNode(name, inDirectory: directory) else {
+      return .failure(SocketProblem(reason: .socketNotASocket))
+    }
+    defer { AgentSystem.close(node) }
+    guard case .success(let status) = AgentSystem.status(of: node), status.isSocket else {
+      return .failure(SocketProblem(reason: .socketNotASocket))
+    }
+    guard AgentSystem.mayWrite(node: node) else {
+      return .failure(SocketProblem(reason: .socketNotWritable))
+    }
+    return .success(status)
+  }
+
+  /// The name of `socketPath` in this directory, or nil when it names
+  /// anything else (another directory, `.`, `..`).
+  func socketName(_ socketPath: String) -> String? {
     let prefix = path == "/" ? "/" : path + "/"
-    guard socketPath.hasPrefix(prefix) else { return .socketOutsideDirectory }
+    guard socketPath.hasPrefix(prefix) else { return nil }
     let name = socketPath.dropFirst(prefix.count)
-    guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-      return .socketOutsideDirectory
+    guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
+    return String(name)
+  }
+
+  /// Connects to the socket of `pending`, the very one the scan checked:
+  /// opened again by its name in the directory without following a link,
+  /// the same device and inode, unchanged since (a socket made in its place
+  /// may reuse the inode's number, never its change time), still a socket this user may write to, and
+  /// connected through its descriptor (``ReplySocket``). From then on the
+  /// answer goes there whatever happens to the name.
+  ///
+  /// - Complexity: an `open` of the directory, an `openat`, `fstat`,
+  ///   `access`, `socket` and `connect`.
+  /// - Throws: ``AgentError`` with code `socketReplaced` when the name no
+  ///   longer holds that socket, `replyFailed` when the connection fails
+  ///   (the asker is gone).
+  public func connect(to pending: PendingRequest) throws(AgentError) -> ReplySocket {
+    guard let name = socketName(pending.request.socketPath) else {
+      throw AgentError(.socketReplaced, errno: nil)
     }
-    guard case .success(let status) = AgentSystem.linkStatus(socketPath), status.isSocket else {
-      return .socketNotASocket
+    let directory: Int32
+    switch AgentSystem.openDirectory(path) {
+    case .success(let opened): directory = opened
+    case .failure(let error): throw error
     }
-    guard AgentSystem.mayWrite(socketPath) else { return .socketNotWritable }
-    return nil
+    defer { AgentSystem.close(directory) }
+    guard case .success(let node) = AgentSystem.openNode(name, inDirectory: directory) else {
+      throw AgentError(.socketReplaced, errno: nil)
+    }
+    defer { AgentSystem.close(node) }
+    guard case .success(let status) = AgentSystem.status(of: node), status.isSocket,
+      status.device == pending.socketDevice, status.inode == pending.socketInode,
+      (status.changedSeconds, status.changedNanoseconds) == pending.socketChanged
+    else { throw AgentError(.socketReplaced, errno: nil) }
+    guard AgentSystem.mayWrite(node: node) else {
+      throw AgentError(.replyFailed, errno: AgentSystem.permissionDenied.code)
+    }
+    switch AgentSystem.connectDatagram(toNode: node) {
+    case .success(let connected): return ReplySocket(descriptor: connected)
+    case .failure(let error): throw error
+    }
   }
 }

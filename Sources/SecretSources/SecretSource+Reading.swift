@@ -14,6 +14,8 @@ extension SecretSource {
     case .success(let kind) where kind.isDirectory: throw .isDirectory(what)
     case .success: break
     }
+    // The write end of a pipe never becomes readable: waiting would be for ever.
+    if SourceSystem.isWriteOnly(descriptor) { throw .writeOnly(what) }
     switch try readLine(
       from: descriptor, named: what, maximumCount: limit, timeout: timeout, storage: storage)
     {
@@ -23,41 +25,73 @@ extension SecretSource {
     }
   }
 
+  /// Who may have chosen what a file source reads.
+  enum FileCheck {
+    /// `file:`: the one rule for every kind of file (a regular file, a FIFO,
+    /// a device): owned by this process's user or root, and writable by
+    /// neither its group nor others; readable by them is a warning.
+    case ownerAndMode
+    /// A systemd credential: the service manager made it for this service.
+    case none
+  }
+
   /// The first line of the file at `path`: at most `limit + 1` bytes are read,
   /// the line kept, the rest wiped.
+  ///
+  /// Opened without blocking (`O_NONBLOCK`), so a FIFO with no writer is
+  /// opened at once; its kind, owner and mode are checked on the descriptor
+  /// (`fstat`), before a byte is read. A FIFO is then read as a descriptor
+  /// is, a line byte by byte, waiting at most `timeout` (nil: without limit)
+  /// for a writer and its line; a regular file is read at once.
   static func readFile(
-    _ path: String, named what: String, limit: Int, checksPermissions: Bool,
+    _ path: String, named what: String, limit: Int, check: FileCheck, timeout: Duration?,
     storage: SecureStorage, report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     let descriptor: Int32
-    switch System.openForReading(path) {
+    switch System.openForReading(path, nonBlocking: true) {
     case .success(let opened): descriptor = opened
     case .failure(let errno): throw .cannotOpen(what, errno: errno)
     }
     defer { System.close(descriptor) }
     var warning: SecretSourceWarning?
+    let kind: SourceSystem.FileKind
     switch SourceSystem.fileKind(descriptor) {
     case .failure(let errno): throw .cannotOpen(what, errno: errno)
-    case .success(let kind):
-      if kind.isDirectory { throw .isDirectory(what) }
-      if kind.isTerminal { throw .isTerminal(what) }
-      if checksPermissions && kind.isRegularFile {
-        if kind.permissions & 0o022 != 0 {
-          throw .unsafePermissions(what, permissions: kind.permissions)
-        }
-        if kind.permissions & 0o044 != 0 {
-          warning = .readableByOthers(path: path, permissions: kind.permissions)
-        }
+    case .success(let found): kind = found
+    }
+    if kind.isDirectory { throw .isDirectory(what) }
+    if kind.isTerminal { throw .isTerminal(what) }
+    if check == .ownerAndMode {
+      if kind.owner != SourceSystem.effectiveUser && kind.owner != 0 {
+        throw .unsafeOwner(what, owner: kind.owner)
+      }
+      if kind.permissions & 0o022 != 0 {
+        throw .unsafePermissions(what, permissions: kind.permissions)
+      }
+      if kind.permissions & 0o044 != 0 {
+        warning = .readableByOthers(path: path, permissions: kind.permissions)
       }
     }
     var secret: SecureBuffer
-    do { secret = try SecureBuffer(capacity: min(limit + 1, 4096), storage: storage) } catch {
-      throw .secureMemory(error)
+    if kind.isRegularFile {
+      do { secret = try SecureBuffer(capacity: min(limit + 1, 4096), storage: storage) } catch {
+        throw .secureMemory(error)
+      }
+      do { try secret.read(from: descriptor, upTo: limit + 1) } catch {
+        throw .readFailed(what, error)
+      }
+      try keepFirstLine(of: &secret, named: what, limit: limit)
+    } else {
+      // A FIFO or a device: a line as it comes, within the deadline.
+      switch try readLine(
+        from: descriptor, named: what, maximumCount: limit, timeout: timeout, storage: storage)
+      {
+      case .line(let line): secret = line
+      case .endOfInput: throw .empty(what)
+      case .timedOut: throw .timedOut(what)
+      }
+      if secret.isEmpty { throw .empty(what) }
     }
-    do { try secret.read(from: descriptor, upTo: limit + 1) } catch {
-      throw .readFailed(what, error)
-    }
-    try keepFirstLine(of: &secret, named: what, limit: limit)
     if let warning { report(warning) }
     return secret
   }
@@ -65,7 +99,7 @@ extension SecretSource {
   /// Cuts `secret` to its first line (without the LF and a CR before it),
   /// wiping the rest; throws when that line is longer than `limit` or empty.
   static func keepFirstLine(
-    of secret: inout SecureBuffer, named what: String, limit: Int
+    of secret: inout SecureBuffer, named what: String, limit: Int, allowsEmpty: Bool = false
   ) throws(SecretSourceError) {
     let lineFeed = secret.withUnsafeBytes(Self.firstLineFeed)
     wipeStack(byteCount: 1024)
@@ -79,7 +113,7 @@ extension SecretSource {
       secret.removeAll()
       throw .tooLong(what, limit: limit)
     }
-    if secret.isEmpty { throw .empty(what) }
+    if secret.isEmpty && !allowsEmpty { throw .empty(what) }
   }
 
   /// The offset of the first LF in `bytes`; only the positions of line feeds
@@ -89,9 +123,14 @@ extension SecretSource {
     bytes.firstIndex(of: 0x0A)
   }
 
-  /// The variable's value, copied into secure memory, then overwritten in
-  /// place (`sodium_memzero`) and unset. An empty or too long value is left
-  /// as it is.
+  /// The variable's value, copied into secure memory, then every entry of
+  /// that name in the environment block overwritten in place
+  /// (`sodium_memzero`) and unset. An empty or too long value is left as it
+  /// is.
+  ///
+  /// `execve` can give a process a block with one name twice; `getenv` (and
+  /// so the value taken) is the first, and `/proc/PID/environ` shows them
+  /// all: each is wiped (``scrubEnvironment(_:in:)``).
   static func takeEnvironmentVariable(
     _ name: String, limit: Int, storage: SecureStorage
   ) throws(SecretSourceError) -> SecureBuffer {
@@ -105,7 +144,21 @@ extension SecretSource {
       throw .secureMemory(error)
     }
     secureZero(value)
+    scrubEnvironment(name, in: SourceSystem.environment)
     SourceSystem.removeEnvironmentVariable(name)
     return secret
+  }
+
+  /// Overwrites with zeros the value of every entry `name=...` of the
+  /// environment block `environment` (a NULL-terminated array of
+  /// `NAME=value` strings, as `environ` or an `execve` block), in place;
+  /// the names and the other entries stay as they are.
+  ///
+  /// - Complexity: O(bytes of the block).
+  @_spi(Fuzzing)
+  public static func scrubEnvironment(
+    _ name: String, in environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  ) {
+    for value in SourceSystem.environmentValues(name, in: environment) { secureZero(value) }
   }
 }

@@ -29,9 +29,12 @@ public enum SecretSource: Sendable, Hashable {
   /// One line of standard input. Refused when standard input is a terminal.
   case standardInput
   /// The first line of the file at `path` (a file without a line feed counts
-  /// whole). Refused when it is a directory, a terminal, or a regular file
-  /// writable by its group or others; readable by them is reported as a
-  /// ``SecretSourceWarning``.
+  /// whole). One rule for every kind of file, FIFOs included: refused when it
+  /// belongs to another user than this process's or root, or its group or
+  /// others can write it (someone else could have chosen the secret), and
+  /// when it is a directory or a terminal; readable by its group or others is
+  /// reported as a ``SecretSourceWarning``. Opened without blocking; a FIFO
+  /// is read a line at a time, within the `lineTimeout` given to `obtain`.
   case file(path: String)
   /// One line from an open descriptor (a pipe the caller set up, as with
   /// `gpg --passphrase-fd`). Refused when it is a terminal.
@@ -114,18 +117,51 @@ public enum SecretSource: Sendable, Hashable {
   /// - Parameters:
   ///   - maximumByteCount: the most bytes the secret may have (a source that
   ///     asks keeps its own limit instead).
-  ///   - lineTimeout: how long a line from standard input or a descriptor may
-  ///     take; nil waits without limit. Running out is
+  ///   - lineTimeout: how long a line from standard input, a descriptor or a
+  ///     FIFO named by a file or credential may take; nil waits without
+  ///     limit. Running out is
   ///     ``SecretSourceError/Code/timedOut``. A prompt and a command keep
   ///     their own timeouts.
   ///   - storage: which memory the secret is read into, from every source but
   ///     one that asks (whose configuration says); sodium memory by default
-  ///     (see `SecureStorage`).
+  ///     (see `SecureStorage`). With `.strongestAvailable` one rule holds for
+  ///     every source, one that asks included: where the kernel offers secret
+  ///     memory but the locked-memory limit refuses it, the secret is wiped
+  ///     and refused (``SecretSourceError/Code/secureMemoryFailed``), never
+  ///     kept in sodium memory, which root can read.
   ///   - report: called with each warning, before the secret is returned.
   /// - Throws: ``SecretSourceError``.
   public func obtain(
     maximumByteCount: Int = SecretSource.maximumByteCount, lineTimeout: Duration? = nil,
     storage: SecureStorage = .sodium,
+    reportingWarnings report: (SecretSourceWarning) -> Void
+  ) throws(SecretSourceError) -> SecureBuffer {
+    let secret = try obtainFromSource(
+      maximumByteCount: maximumByteCount, lineTimeout: lineTimeout, storage: storage,
+      reportingWarnings: report)
+    try Self.requireSecretMemoryWhereOffered(secret, storage: storage)
+    return secret
+  }
+
+  /// The one rule on memory for every source: asked for
+  /// `.strongestAvailable`, a secret that landed in sodium memory because the
+  /// locked-memory limit refused secret memory (the kernel offers it) is
+  /// wiped and refused, as a prompt refuses a limit it cannot live with; a
+  /// kernel without secret memory (or a sandbox that forbids it) is no
+  /// reason to refuse, and sodium memory it is.
+  static func requireSecretMemoryWhereOffered(
+    _ secret: borrowing SecureBuffer, storage: SecureStorage
+  ) throws(SecretSourceError) {
+    guard storage == .strongestAvailable else { return }
+    let protection = secret.protection
+    guard protection.storage != .secretMemory, let fallback = protection.secretMemoryFallback,
+      fallback.code == .lockFailed
+    else { return }
+    throw .notSecret(fallback)
+  }
+
+  private func obtainFromSource(
+    maximumByteCount: Int, lineTimeout: Duration?, storage: SecureStorage,
     reportingWarnings report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     switch self {
@@ -141,8 +177,8 @@ public enum SecretSource: Sendable, Hashable {
         timeout: lineTimeout, storage: storage)
     case .file(let path):
       return try Self.readFile(
-        path, named: path, limit: maximumByteCount, checksPermissions: true, storage: storage,
-        report: report)
+        path, named: path, limit: maximumByteCount, check: .ownerAndMode, timeout: lineTimeout,
+        storage: storage, report: report)
     case .environment(let name):
       return try Self.takeEnvironmentVariable(name, limit: maximumByteCount, storage: storage)
     case .credential(let name):
@@ -150,8 +186,8 @@ public enum SecretSource: Sendable, Hashable {
         throw .notSet("the credential \(name)")
       }
       return try Self.readFile(
-        path, named: "the credential \(name)", limit: maximumByteCount, checksPermissions: false,
-        storage: storage, report: report)
+        path, named: "the credential \(name)", limit: maximumByteCount, check: .none,
+        timeout: lineTimeout, storage: storage, report: report)
     case .command(let arguments, let timeout):
       return try Self.runCommand(
         arguments, timeout: timeout, limit: maximumByteCount, storage: storage)

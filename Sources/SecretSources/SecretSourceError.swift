@@ -1,3 +1,4 @@
+import Glibc
 import SecureMemory
 import SystemCalls
 
@@ -10,7 +11,8 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
   /// What kind of failure this is. Compare with the static members.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
-      case notSet, cannotOpen, isDirectory, isTerminal, unsafePermissions, tooLong, empty
+      case notSet, cannotOpen, isDirectory, isTerminal, unsafePermissions, unsafeOwner
+      case tooLong, empty
       case readFailed, timedOut, commandNotStarted, commandFailed, invalidSpecification
       case promptFailed, promptEnded, secureMemoryFailed, rejected
     }
@@ -27,9 +29,12 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
     /// The file or descriptor is a terminal, which would echo the secret as it
     /// is typed.
     public static let isTerminal = Code(.isTerminal)
-    /// The file is writable by its group or by others, so someone else could
-    /// have put the secret there.
+    /// The file (or FIFO, or any other kind) is writable by its group or by
+    /// others, so someone else could have put the secret there.
     public static let unsafePermissions = Code(.unsafePermissions)
+    /// The file (or FIFO) belongs to another user than this process's or
+    /// root, who could have put the secret there, or rewrite it.
+    public static let unsafeOwner = Code(.unsafeOwner)
     /// The secret is longer than the most a password may have.
     public static let tooLong = Code(.tooLong)
     /// The source holds nothing: an empty variable, file or output, or input
@@ -107,6 +112,13 @@ extension SecretSourceError {
     Self(.cannotOpen, errno: errno.code, "cannot open \(what): \(errno.description)")
   }
 
+  static func writeOnly(_ what: String) -> Self {
+    Self(
+      .cannotOpen, errno: EBADF,
+      "\(what) is open for writing only (the write end of a pipe?), so no secret can be read "
+        + "from it; give the end a program writes the secret into")
+  }
+
   static func isDirectory(_ what: String) -> Self {
     Self(.isDirectory, "\(what) is a directory, not a file holding the secret")
   }
@@ -126,6 +138,13 @@ extension SecretSourceError {
         + "make it private with chmod 600")
   }
 
+  static func unsafeOwner(_ what: String, owner: UInt32) -> Self {
+    Self(
+      .unsafeOwner,
+      "\(what) belongs to user \(owner), not to you or root, so someone else could have put "
+        + "the secret there; use a file of your own")
+  }
+
   static func tooLong(_ what: String, limit: Int) -> Self {
     Self(
       .tooLong,
@@ -143,6 +162,14 @@ extension SecretSourceError {
 
   static func secureMemory(_ error: SecureMemoryError) -> Self {
     Self(.secureMemoryFailed, errno: error.errno, error.description)
+  }
+
+  static func notSecret(_ error: SecureMemoryError) -> Self {
+    Self(
+      .secureMemoryFailed, errno: error.errno,
+      "this kernel offers secret memory, which not even root can read, but the locked memory "
+        + "limit refused it, and the secret is not kept where root could read it instead: "
+        + error.description)
   }
 
   static func invalidSpecification(_ specification: String, _ why: String) -> Self {

@@ -24,9 +24,13 @@ import Glibc
 /// Unlike systemd (whose `request_key` searches the session keyring, which a
 /// service's fresh session keyring does not link to the user keyring), lookups
 /// are `KEYCTL_SEARCH` in the user keyring itself. And unlike systemd, which
-/// leaves the kernel's default (only the possessor may read), a key stored here
+/// leaves the kernel's default (only the possessor may read), a key created here
 /// gets ``permissions``: the possessor and processes of the same user may view,
-/// read, write, search and set its attributes; the group and others nothing.
+/// read, write, search and set its attributes; the group and others nothing. A
+/// key that another program created (`systemd-ask-password --keyname`, with
+/// the kernel's default `0x3f010000`) keeps the permissions it has when a
+/// passphrase is added to it: `add_key` updates it in place, and its mask is
+/// never widened.
 ///
 /// Who can read it: every process of the same user, until the timeout. That is
 /// the trade-off of the cache, systemd's as well: ask once, and the user's
@@ -60,7 +64,8 @@ public struct KernelKeyring: Sendable {
   ///
   /// Reads what is cached first (into secure memory), builds the new list in
   /// another `SecureBuffer` (the old one, a NUL, `secret`), hands it to
-  /// `add_key` from a read window, then sets ``permissions`` and the timeout.
+  /// `add_key` from a read window, then sets the timeout, and ``permissions``
+  /// on a key it created (a key that was there keeps its own).
   /// When `secret` is already in the list, nothing changes. When the
   /// permissions or the timeout cannot be set, the key is invalidated, so no
   /// passphrase stays longer or wider than asked.
@@ -98,14 +103,18 @@ public struct KernelKeyring: Sendable {
       payload = try Self.list(nil, adding: secret, name: name)
     }
 
+    // The key add_key updates in place, when there is one in the user
+    // keyring: its permissions are its owner's choice, and stay.
+    let updated = try? Kernel.Keyring.search(name).get()
     let added = payload.withUnsafeBytes { Kernel.Keyring.add(name, payload: $0) }
     guard case .success(let serial) = added else {
       if case .failure(let failure) = added { throw .failed(failure, name: name) }
       return
     }
+    let permissionFailure =
+      serial == updated ? nil : Kernel.Keyring.setPermissions(serial, Self.permissions)
     if let failure =
-      Kernel.Keyring.setPermissions(serial, Self.permissions)
-      ?? Kernel.Keyring.setTimeout(serial, seconds: Self.wholeSeconds(timeout))
+      permissionFailure ?? Kernel.Keyring.setTimeout(serial, seconds: Self.wholeSeconds(timeout))
     {
       _ = Kernel.Keyring.invalidate(serial)
       throw .failed(failure, name: name)

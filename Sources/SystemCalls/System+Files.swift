@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 
 extension System {
@@ -8,6 +9,15 @@ extension System {
   ) -> Result<Int32, Errno> {
     let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (nonBlocking ? O_NONBLOCK : 0)
     let descriptor = open(path, flags)
+    return descriptor >= 0 ? .success(descriptor) : .failure(.current)
+  }
+
+  /// Opens `name` in the directory open at `directory` for its identity
+  /// alone (`O_PATH | O_NOFOLLOW | O_CLOEXEC`): a symbolic link is opened as
+  /// itself, never followed, and nothing can be read or written through it.
+  package static func openNode(_ name: String, inDirectory directory: Int32) -> Result<Int32, Errno>
+  {
+    let descriptor = secretfield_open_node(directory, name)
     return descriptor >= 0 ? .success(descriptor) : .failure(.current)
   }
 

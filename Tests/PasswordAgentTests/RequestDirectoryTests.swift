@@ -148,3 +148,54 @@ struct RequestDirectoryTests {
     }
   }
 }
+
+@Suite("the reply goes to the socket the scan checked")
+struct ReplySocketTests {
+  /// The code `connect(to:)` throws, or nil when it connects.
+  static func connectionError(
+    _ requests: RequestDirectory, _ pending: PendingRequest
+  ) -> AgentError.Code? {
+    do {
+      _ = try requests.connect(to: pending)
+      return nil
+    } catch {
+      return error.code
+    }
+  }
+
+  @Test("a socket swapped for a link, or for another socket, after the scan is refused")
+  func swapped() throws {
+    let directory = try TemporaryDirectory()
+    let requests = RequestDirectory(path: directory.path)
+    var socket: DatagramSocket? = try DatagramSocket(path: directory.path + "/sck")
+    try directory.write("ask.x", "[Ask]\nSocket=\(directory.path)/sck\n")
+    let pending = try #require(try requests.scan().requests.first)
+    // The control: connected as scanned, the answer arrives.
+    var secret = try SecureBuffer(capacity: 8)
+    try Array("pw".utf8).withUnsafeBytes { try secret.append($0) }
+    try requests.connect(to: pending).answer(secret)
+    #expect(socket?.receive() == Array("+pw".utf8))
+    let other = try DatagramSocket(path: directory.path + "/other")
+    socket = nil
+    #expect(symlink(other.path, directory.path + "/sck") == 0)
+    #expect(Self.connectionError(requests, pending) == .socketReplaced)
+    unlink(directory.path + "/sck")
+    let impostor = try DatagramSocket(path: directory.path + "/sck")
+    #expect(Self.connectionError(requests, pending) == .socketReplaced)
+    #expect(impostor.receiveWaiting() == nil && other.receiveWaiting() == nil)
+  }
+
+  @Test("a reply on a connected socket sent after the name moved still reaches the socket")
+  func connectedThenMoved() throws {
+    let directory = try TemporaryDirectory()
+    let requests = RequestDirectory(path: directory.path)
+    let socket = try DatagramSocket(path: directory.path + "/sck")
+    try directory.write("ask.x", "[Ask]\nSocket=\(directory.path)/sck\n")
+    let pending = try #require(try requests.scan().requests.first)
+    let reply = try requests.connect(to: pending)
+    #expect(rename(directory.path + "/sck", directory.path + "/moved") == 0)
+    try reply.cancel()
+    #expect(socket.receive() == [UInt8(ascii: "-")])
+    unlink(directory.path + "/moved")
+  }
+}

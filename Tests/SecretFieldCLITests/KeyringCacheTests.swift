@@ -113,10 +113,14 @@ struct KeyringInteropTests {
     #expect(all.status == .exited(0))
     #expect(all.output == "alpha\nbeta\n", "systemd added the second after the first")
 
-    // And ours is added after systemd's two.
+    // And ours is added after systemd's two, the key's permissions left as
+    // systemd made them: the possessor reads, the user only views.
+    let systemdPermissions = KeyringOracle.permissions(name)
+    #expect(systemdPermissions == 0x3f01_0000)
     _ = try typeIntoPrompt("gamma", ["--keyname", name])
     #expect(KeyringOracle.payload(name) == Array("alpha\0beta\0gamma".utf8))
     #expect(systemdCached(name, multiple: true) == "alpha\nbeta\ngamma\n")
+    #expect(KeyringOracle.permissions(name) == systemdPermissions)
   }
 }
 

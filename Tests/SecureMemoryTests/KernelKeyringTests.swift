@@ -85,6 +85,21 @@ struct KernelKeyringTests {
     #expect(mask & 0x1010_0000 == 0, "no link")
   }
 
+  @Test(
+    "a passphrase added to a key another program made keeps that key's permissions (the kernel's default, 3f010000)"
+  )
+  func keepsAnotherProgramsPermissions() throws {
+    let name = KeyringOracle.uniqueName("theirs")
+    defer { KeyringOracle.remove(name) }
+    // keyctl padd, as systemd-ask-password's add_key: the kernel's default mask.
+    try #require(KeyringOracle.add(name, payload: Array("theirs".utf8)) != nil)
+    let before = try #require(KeyringOracle.permissions(name))
+    #expect(before == 0x3f01_0000)
+    try keyring.store(secureBuffer("ours"), name: name, timeout: .seconds(60))
+    #expect(KeyringOracle.payload(name) == Array("theirs\0ours".utf8))
+    #expect(KeyringOracle.permissions(name) == before)
+  }
+
   @Test("a second passphrase is added after the first, not put in its place")
   func appends() throws {
     let name = KeyringOracle.uniqueName("append")
@@ -160,7 +175,8 @@ struct KernelKeyringTests {
     try #require(KeyringOracle.add(name, payload: Array("alpha\0".utf8)) != nil)
     try keyring.store(secureBuffer("beta"), name: name, timeout: .seconds(60))
     #expect(KeyringOracle.payload(name) == Array("alpha\0beta".utf8))
-    #expect(KeyringOracle.permissions(name) == KernelKeyring.permissions)
+    // The other program's key, its mask as that program left it.
+    #expect(KeyringOracle.permissions(name) == 0x3f01_0000)
   }
 
   @Test("nothing cached: read and readAll give nil, remove says there was nothing")

@@ -31,6 +31,16 @@ public final class SourceDirectory {
     return path
   }
 
+  /// Makes the FIFO `name` with `mode` (`mkfifo`, then `chmod`, so the umask
+  /// does not apply).
+  @discardableResult
+  public func fifo(_ name: String, mode: mode_t = 0o600) throws -> String {
+    let path = self.path + "/" + name
+    guard mkfifo(path, 0o600) == 0 else { throw FixtureError("mkfifo \(path): \(errno)") }
+    guard chmod(path, mode) == 0 else { throw FixtureError("chmod \(path): \(errno)") }
+    return path
+  }
+
   /// Writes `marker` and a line feed to the file `name`, from secure memory, so
   /// that no ordinary memory of this process ever holds the plain marker.
   @discardableResult

@@ -154,6 +154,14 @@ static inline long secretfield_read_own_byte(const void *address, unsigned char 
 int secretfield_pipe2(int ends[2], int flags);
 
 /*
+ * openat(directory, name, O_PATH | O_NOFOLLOW | O_CLOEXEC): a descriptor that
+ * names the file (a socket, a link as itself) without opening it for I/O.
+ * O_PATH is declared only under _GNU_SOURCE. Returns the descriptor, or -1
+ * with errno set.
+ */
+int secretfield_open_node(int directory, const char *name);
+
+/*
  * rt_sigaction(2) that sets the disposition of `signal` to SIG_IGN through
  * the raw system call: glibc's sigaction refuses the signals it keeps for
  * itself (32 and 33 below SIGRTMIN). Returns 0, or -1 with errno set.

@@ -15,6 +15,10 @@ enum AgentSystem {
     var size: Int
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
+    /// The last status change (`st_ctim`): a new inode that reuses a freed
+    /// one's number has a later one.
+    var changedSeconds: Int
+    var changedNanoseconds: Int
 
     init(_ raw: stat) {
       let type = raw.st_mode & S_IFMT
@@ -26,6 +30,8 @@ enum AgentSystem {
       size = Int(raw.st_size)
       modifiedSeconds = Int(raw.st_mtim.tv_sec)
       modifiedNanoseconds = Int(raw.st_mtim.tv_nsec)
+      changedSeconds = Int(raw.st_ctim.tv_sec)
+      changedNanoseconds = Int(raw.st_ctim.tv_nsec)
     }
   }
 
@@ -95,6 +101,8 @@ enum AgentSystem {
   static let noSuchFile = Errno.noSuchFile
   static let tooManyLinks = Errno.tooManyLinks
   static let fileTooBig = Errno.fileTooBig
+  static let wouldBlock = Errno.wouldBlock
+  static let permissionDenied = Errno(EACCES)
 
   // MARK: Clock and processes
 
@@ -107,54 +115,98 @@ enum AgentSystem {
     kill(processID, 0) == 0 || errno != ESRCH
   }
 
-  /// True when this process may write to `path` (`access` with `W_OK`, by the
-  /// real user and group, as systemd's own agent checks).
-  static func mayWrite(_ path: String) -> Bool { access(path, W_OK) == 0 }
-
   // MARK: The reply
 
   /// The longest socket path `sockaddr_un` holds, without its NUL.
   static let maximumSocketPathCount = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-  /// Sends one datagram made of `prefix` and then `body`, gathered by
-  /// `sendmsg(2)` from the two places (no buffer joins them), from a new
-  /// unbound `AF_UNIX`/`SOCK_DGRAM` socket to `path`, with `MSG_NOSIGNAL`.
-  static func sendDatagram(
-    prefix: UInt8, body: UnsafeRawBufferPointer, to path: String
-  ) -> Result<Void, AgentError> {
+  /// Opens the socket node `name` in the directory for its identity alone
+  /// (`openat` with `O_PATH | O_NOFOLLOW | O_CLOEXEC`): a symbolic link is
+  /// opened as itself, never followed, and nothing is read or written.
+  static func openNode(_ name: String, inDirectory directory: Int32) -> Result<Int32, Errno> {
+    System.openNode(name, inDirectory: directory)
+  }
+
+  /// `/proc/self/fd/N`: the path that names exactly the file open at `N`, for
+  /// the calls that take a path only (`access`, `connect`).
+  static func descriptorPath(_ descriptor: Int32) -> String { "/proc/self/fd/\(descriptor)" }
+
+  /// True when this process may write to the file open at `node` (`access`
+  /// with `W_OK` on its `/proc/self/fd` path, by the real user and group, as
+  /// systemd's agent checks the socket).
+  static func mayWrite(node: Int32) -> Bool { access(descriptorPath(node), W_OK) == 0 }
+
+  /// A new `AF_UNIX`/`SOCK_DGRAM` socket (close-on-exec, non-blocking)
+  /// connected to the socket open at `node` (an `O_PATH` descriptor), through
+  /// its `/proc/self/fd` path: the kernel resolves that to the very inode the
+  /// descriptor holds, so what is connected is what was checked, whatever the
+  /// directory holds under its name by now.
+  static func connectDatagram(toNode node: Int32) -> Result<Int32, AgentError> {
+    let socketDescriptor = socket(
+      AF_UNIX,
+      Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard socketDescriptor >= 0 else { return .failure(AgentError(.replyFailed, errno: errno)) }
+    if let failure = connect(socketDescriptor, to: descriptorPath(node)) {
+      Glibc.close(socketDescriptor)
+      return .failure(failure)
+    }
+    return .success(socketDescriptor)
+  }
+
+  /// A new `AF_UNIX`/`SOCK_DGRAM` socket (close-on-exec, non-blocking)
+  /// connected to `path`, following it as `connect(2)` does.
+  static func connectDatagram(toPath path: String) -> Result<Int32, AgentError> {
+    let socketDescriptor = socket(
+      AF_UNIX,
+      Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard socketDescriptor >= 0 else { return .failure(AgentError(.replyFailed, errno: errno)) }
+    if let failure = connect(socketDescriptor, to: path) {
+      Glibc.close(socketDescriptor)
+      return .failure(failure)
+    }
+    return .success(socketDescriptor)
+  }
+
+  private static func connect(_ socketDescriptor: Int32, to path: String) -> AgentError? {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let pathBytes = Array(path.utf8)
     guard pathBytes.count <= maximumSocketPathCount, !pathBytes.contains(0) else {
-      return .failure(AgentError(.socketPathTooLong, errno: nil))
+      return AgentError(.socketPathTooLong, errno: nil)
     }
     withUnsafeMutableBytes(of: &address.sun_path) { destination in
       for (index, byte) in pathBytes.enumerated() { destination[index] = byte }
     }
-    let socketDescriptor = socket(
-      AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard socketDescriptor >= 0 else { return .failure(AgentError(.replyFailed, errno: errno)) }
-    defer { Glibc.close(socketDescriptor) }
-    var prefixByte = prefix
     let addressLength = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(socketDescriptor, $0, addressLength)
+      }
+    }
+    return connected == 0 ? nil : AgentError(.replyFailed, errno: errno)
+  }
+
+  /// Sends one datagram made of `prefix` and then `body`, gathered by
+  /// `sendmsg(2)` from the two places (no buffer joins them), on the
+  /// connected `socketDescriptor`, with `MSG_NOSIGNAL`.
+  static func sendDatagram(
+    prefix: UInt8, body: UnsafeRawBufferPointer, on socketDescriptor: Int32
+  ) -> Result<Void, AgentError> {
+    var prefixByte = prefix
     let sent = withUnsafeMutablePointer(to: &prefixByte) { prefixPointer in
-      withUnsafeMutablePointer(to: &address) { addressPointer in
-        var vectors = [
-          iovec(iov_base: UnsafeMutableRawPointer(prefixPointer), iov_len: 1),
-          iovec(iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress), iov_len: body.count),
-        ]
-        let vectorCount = body.isEmpty ? 1 : 2
-        return vectors.withUnsafeMutableBufferPointer { vectorPointer in
-          var message = msghdr()
-          message.msg_name = UnsafeMutableRawPointer(addressPointer)
-          message.msg_namelen = addressLength
-          message.msg_iov = vectorPointer.baseAddress
-          message.msg_iovlen = vectorCount
-          while true {
-            let result = sendmsg(socketDescriptor, &message, Int32(MSG_NOSIGNAL))
-            if result < 0 && errno == EINTR { continue }
-            return result
-          }
+      var vectors = [
+        iovec(iov_base: UnsafeMutableRawPointer(prefixPointer), iov_len: 1),
+        iovec(iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress), iov_len: body.count),
+      ]
+      let vectorCount = body.isEmpty ? 1 : 2
+      return vectors.withUnsafeMutableBufferPointer { vectorPointer in
+        var message = msghdr()
+        message.msg_iov = vectorPointer.baseAddress
+        message.msg_iovlen = vectorCount
+        while true {
+          let result = sendmsg(socketDescriptor, &message, Int32(MSG_NOSIGNAL))
+          if result < 0 && errno == EINTR { continue }
+          return result
         }
       }
     }
@@ -192,6 +244,22 @@ enum AgentSystem {
       }
       if got < 0 && errno == EINTR { continue }
       return any
+    }
+  }
+
+  /// Waits until `descriptor` is writable (`poll` for `POLLOUT`), at most
+  /// `timeout`; true when it is (or polling failed for good: the send that
+  /// follows tells).
+  static func waitWritable(_ descriptor: Int32, timeout: Duration) -> Bool {
+    let (seconds, attoseconds) = timeout.components
+    let milliseconds = Int32(
+      clamping: max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    )
+    var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+    while true {
+      let ready = poll(&request, 1, milliseconds)
+      if ready < 0 && errno == EINTR { continue }
+      return ready != 0
     }
   }
 

@@ -21,14 +21,17 @@ extension AgentSession {
   /// the first, or all with `--multiple`).
   ///
   /// The key's payload is already that list: it goes from the `SecureBuffer`
-  /// `KEYCTL_READ` filled straight to `sendmsg(2)` (``PasswordReply``), never
+  /// `KEYCTL_READ` filled straight to `sendmsg(2)` on the request's
+  /// connected socket (`ReplySocket`), never
   /// through an ordinary buffer.
   ///
   /// - Returns: `.answered`, or `.cancelled` when the reply could not be sent
   ///   (said on standard error); nil when nothing is cached (or the keyring
   ///   failed: then a one-line warning, once per run, as the prompt says it),
   ///   and the request is to be asked.
-  mutating func answerFromCache(_ request: PasswordRequest) -> AskOutcome? {
+  mutating func answerFromCache(
+    _ request: PasswordRequest, on socket: borrowing ReplySocket
+  ) -> AskOutcome? {
     let keyring = KernelKeyring()
     for name in Self.cacheNames(for: request) {
       let entries: KeyringEntries
@@ -44,7 +47,7 @@ extension AgentSession {
       }
       let quoted = "'\(request.displayMessage)'"
       do {
-        try PasswordReply.answer(entries.payload, to: request.socketPath)
+        try socket.answer(entries.payload)
       } catch {
         context.printError("\(quoted): \(error)", command: AgentCommand.name)
         return .cancelled

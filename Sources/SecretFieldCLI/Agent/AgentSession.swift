@@ -115,8 +115,20 @@ struct AgentSession {
     // Asked after others: it may have gone, or expired, while they were.
     let now = PasswordRequest.monotonicNow()
     guard directory.stillHolds(pending), !request.hasExpired(at: now) else { return .withdrawn }
+    let quoted = "'\(request.displayMessage)'"
+    // The socket the scan checked, connected now: the answer goes there
+    // whatever becomes of its name while the prompt is up.
+    let socket: ReplySocket
+    do {
+      socket = try directory.connect(to: pending)
+    } catch {
+      context.printError("\(quoted) was not asked: \(error)", command: AgentCommand.name)
+      return .withdrawn
+    }
     // As systemd's agents: a passphrase the keyring caches answers unasked.
-    if request.acceptsCached, let outcome = answerFromCache(request) { return outcome }
+    if request.acceptsCached, let outcome = answerFromCache(request, on: socket) {
+      return outcome
+    }
     let configuration = RequestPrompt.configuration(
       for: request, position: position, count: count, terminalPath: terminalPath,
       allowsSuspend: allowsSuspend)
@@ -129,18 +141,17 @@ struct AgentSession {
       context.printError(error.description, command: AgentCommand.name)
       return .stop(PromptOptions.status(forPromptError: error))
     }
-    let quoted = "'\(request.displayMessage)'"
     switch consume result {
     case .submitted(let secret):
       do {
-        try PasswordReply.answer(secret, to: request.socketPath)
+        try socket.answer(secret)
       } catch {
         context.printError("\(quoted): \(error)", command: AgentCommand.name)
         return .cancelled
       }
       return .answered
     case .cancelled(let cancellation):
-      try? PasswordReply.cancel(to: request.socketPath)
+      try? socket.cancel()
       return cancellation == .interrupt ? .stop(.cancelled) : .cancelled
     case .timedOut:
       return .withdrawn

@@ -136,6 +136,12 @@ public struct PasswordPrompt: Sendable {
     var loop = try PromptLoop(
       configuration: configuration, locale: locale, terminal: terminal,
       annotates: annotate != nil, field: field.take())
+    do {
+      loop.answers = try PromptAnswers(configuration: configuration)
+    } catch {
+      field = loop.takeField()
+      throw error
+    }
     loop.looksForRecorderAfterFirstDraw =
       configuration.detectsRecording && !configuration.isCaptured
     loop.afterFirstDraw = afterFirstDraw

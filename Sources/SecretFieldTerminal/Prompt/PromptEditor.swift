@@ -298,6 +298,10 @@ package struct PromptEditor: ~Copyable {
     return reaction
   }
 
+  /// Refuses a key the editor was not given, with `text` as the message
+  /// and the bell (the prompt could not make room for what it would add).
+  mutating func refuse(_ text: String) -> Reaction { refused(text) }
+
   private mutating func refused(_ text: String) -> Reaction {
     message = text
     var reaction = Reaction()

@@ -54,6 +54,8 @@ struct PromptLoop: ~Copyable {
   var withdrawal: PromptWithdrawal?
   /// The caller's annotation of each edit, for the entry being run.
   var annotate: ((borrowing SecretFieldState) -> String?)?
+  /// What Enter hands the answer over in, made before the first key.
+  var answers = PromptAnswers()
 
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
@@ -119,6 +121,8 @@ struct PromptLoop: ~Copyable {
       if mismatches >= confirmation.maximumAttempts {
         return .confirmationFailed(attempts: mismatches)
       }
+      answers.giveBack(first)
+      answers.giveBack(entry)
       editor.startEntry(message: configuration.texts.mismatch)
       renderer.startEntry(prompt: configuration.prompt)
       needsAnnotation = true
@@ -368,17 +372,10 @@ struct PromptLoop: ~Copyable {
 
   // MARK: Secrets
 
-  /// The field's text, copied into a secure buffer of its own through
-  /// `SecureBuffer.append` (room for one more byte, such as a newline).
-  func copyOfField() throws(TerminalError) -> SecureBuffer {
-    do {
-      var copy = try SecureBuffer(
-        capacity: editor.field.utf8Count + 1, storage: configuration.storage)
-      try editor.field.withSecret { bytes throws(SecureMemoryError) in try copy.append(bytes) }
-      return copy
-    } catch {
-      throw .secureMemory(error)
-    }
+  /// The field's text, copied into an answer made before the first key
+  /// (``PromptAnswers``: room for one more byte, such as a newline).
+  mutating func copyOfField() throws(TerminalError) -> SecureBuffer {
+    try answers.take(copying: editor.field, storage: configuration.storage)
   }
 
   /// Wipes every secret the loop holds: the field and a first entry.
@@ -460,6 +457,9 @@ extension PromptLoop: TerminalEventHandler {
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
     terminal: inout TerminalDevice
   ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
+    if let refusal = answerRoomRefusal(for: event, payload: payload) {
+      return try take(refusal, terminal: &terminal).map { .end($0) } ?? .redraw
+    }
     echoEarly(event, payload: payload)
     let reaction = editor.handle(event, payload: payload, at: now)
     if let end = try take(reaction, terminal: &terminal) { return .end(end) }

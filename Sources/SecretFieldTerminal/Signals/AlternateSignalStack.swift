@@ -1,4 +1,5 @@
 import Glibc
+import SecureMemory
 
 /// A thread's alternate signal stack: where the ``FaultHandler`` runs when
 /// the thread's own stack cannot take it.
@@ -39,6 +40,23 @@ struct AlternateSignalStack: ~Copyable {
     return (wanted + page - 1) / page * page
   }()
 
+  /// What the locked-memory limit must leave for secrets beside an
+  /// alternate stack, for the stack to be locked: 32 KiB, room for what a
+  /// tool makes before its first key (a prompt's field, decoder and answers,
+  /// a pinentry's connection, an agent's keyring read).
+  static let lockReserve = 32 * 1024
+
+  /// Whether the stack may be locked: only where `RLIMIT_MEMLOCK` (soft)
+  /// leaves ``lockReserve`` beside it. Locked first, best effort, it took a
+  /// 64 KiB limit whole (and a smaller one not at all), so a tool refused at
+  /// 64 KiB what it did at 16. The stack holds nothing until a fault, whose
+  /// handler wipes what the kernel saved there before the process dies; its
+  /// pages are never in a core (`MADV_DONTDUMP`).
+  static var mayLock: Bool {
+    guard let limit = SecureMemoryDiagnostics.lockedMemoryLimit else { return true }
+    return limit >= UInt64(size + lockReserve)
+  }
+
   /// Maps a stack and makes it the calling thread's alternate signal stack.
   /// When no mapping can be made the thread keeps what it had: a fault then
   /// still runs the handler on the thread's own stack, unless the stack is
@@ -59,7 +77,7 @@ struct AlternateSignalStack: ~Copyable {
     _ = mprotect(base, page, PROT_NONE)
     let usable = base + page
     _ = madvise(usable, Self.size, MADV_DONTDUMP)
-    _ = mlock(usable, Self.size)
+    if Self.mayLock { _ = mlock(usable, Self.size) }
     var stack = stack_t(ss_sp: usable, ss_flags: 0, ss_size: Self.size)
     if sigaltstack(&stack, &previous) != 0 {
       previous = stack_t(ss_sp: nil, ss_flags: Int32(SS_DISABLE), ss_size: 0)

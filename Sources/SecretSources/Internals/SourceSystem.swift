@@ -9,9 +9,12 @@ enum SourceSystem {
   struct FileKind {
     var isDirectory: Bool
     var isRegularFile: Bool
+    var isFIFO: Bool
     var isTerminal: Bool
     /// The permission bits (`st_mode & 0o777`).
     var permissions: UInt32
+    /// The owner's user ID (`st_uid`).
+    var owner: UInt32
   }
 
   /// `fstat` on `descriptor`, with `isatty`; the errno when it is not open.
@@ -21,9 +24,30 @@ enum SourceSystem {
     let type = status.st_mode & S_IFMT
     return .success(
       FileKind(
-        isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG,
-        isTerminal: isatty(descriptor) == 1, permissions: status.st_mode & 0o777))
+        isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG, isFIFO: type == S_IFIFO,
+        isTerminal: isatty(descriptor) == 1, permissions: status.st_mode & 0o777,
+        owner: status.st_uid))
   }
+
+  /// True when `descriptor` is a socket that keeps message boundaries
+  /// (`SOCK_DGRAM` or `SOCK_SEQPACKET`, from `getsockopt(SO_TYPE)`): one
+  /// `read(2)` there takes a whole message, and drops what does not fit.
+  static func isMessageSocket(_ descriptor: Int32) -> Bool {
+    var type: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &length) == 0 else { return false }
+    return type == Int32(SOCK_DGRAM.rawValue) || type == Int32(SOCK_SEQPACKET.rawValue)
+  }
+
+  /// True when `descriptor` was opened for writing only (`F_GETFL`), as the
+  /// write end of a pipe is: nothing can ever be read from it.
+  static func isWriteOnly(_ descriptor: Int32) -> Bool {
+    let flags = fcntl(descriptor, F_GETFL)
+    return flags >= 0 && flags & O_ACCMODE == O_WRONLY
+  }
+
+  /// This process's effective user ID: whose secrets it reads.
+  static var effectiveUser: UInt32 { geteuid() }
 
   /// The bytes of the value of `name` where they lie in the environment block
   /// (`getenv`), writable so that they can be wiped in place; nil when unset.
@@ -34,6 +58,36 @@ enum SourceSystem {
     guard let value = getenv(name) else { return nil }
     return UnsafeMutableRawBufferPointer(start: value, count: strlen(value))
   }
+
+  /// The value bytes of every entry `name=...` of the environment block
+  /// `environment` (a NULL-terminated array of `NAME=value` strings, as
+  /// `environ`), where they lie, in the block's order: a block made by
+  /// `execve` may hold one name twice, and `getenv` returns only the first.
+  static func environmentValues(
+    _ name: String, in environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  ) -> [UnsafeMutableRawBufferPointer] {
+    guard let environment else { return [] }
+    let key = Array(name.utf8) + [UInt8(ascii: "=")]
+    var values: [UnsafeMutableRawBufferPointer] = []
+    var index = 0
+    while let entry = environment[index] {
+      index += 1
+      let raw = UnsafeMutableRawPointer(entry)
+      var matches = true
+      for offset in 0..<key.count
+      where raw.load(fromByteOffset: offset, as: UInt8.self) != key[offset] {
+        matches = false
+        break
+      }
+      guard matches else { continue }
+      let value = raw + key.count
+      values.append(UnsafeMutableRawBufferPointer(start: value, count: strlen(value)))
+    }
+    return values
+  }
+
+  /// The process's environment block (`environ`).
+  static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? { environ }
 
   /// Removes `name` from the environment (`unsetenv`), so no child inherits it.
   static func removeEnvironmentVariable(_ name: String) { _ = unsetenv(name) }

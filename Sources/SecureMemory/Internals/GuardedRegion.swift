@@ -208,7 +208,7 @@ extension GuardedRegion {
     // itself, with the result checked, and nothing changes them: unlike
     // `sodium_malloc`'s, there is no ignored `mprotect` to apply again.
     let hasGuardPages = true
-    let marks = SecretMemoryRegion.kernelMarks
+    let marks = SecretMemoryRegion.kernelMarks(of: pages)
     let isLocked = check(marks.isLocked ? nil : EPERM) {
       .protectionFailed("locking secret memory (the kernel's smaps shows no `lo`)", errno: $0)
     }

@@ -123,13 +123,15 @@ enum Kernel {
 
   /// The `errno` every `memfd_secret` call fails with instead of being made,
   /// or 0 to make the call. A seam for tests that need a kernel without the call
-  /// (`ENOSYS`); nothing in product code sets it.
+  /// (`ENOSYS`); `EAGAIN` fails the mapping instead, as the locked-memory
+  /// limit does. Nothing in product code sets it.
   static let simulatedSecretMemoryFailure = Atomic<Int32>(0)
 
   /// `memfd_secret(O_CLOEXEC)`: a new, empty secret-memory file.
   static func createSecretMemoryFile() -> Result<Int32, KernelFailure> {
     let simulated = simulatedSecretMemoryFailure.load(ordering: .relaxed)
-    if simulated != 0 { return .failure(KernelFailure(errno: simulated)) }
+    // EAGAIN is the lock limit's, which the kernel reports at the mapping.
+    if simulated != 0 && simulated != EAGAIN { return .failure(KernelFailure(errno: simulated)) }
     let descriptor = secretfield_memfd_secret(UInt32(O_CLOEXEC))
     return descriptor >= 0 ? .success(descriptor) : .failure(KernelFailure(errno: errno))
   }

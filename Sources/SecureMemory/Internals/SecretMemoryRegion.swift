@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Whole pages of `memfd_secret(2)` memory between two guard pages: memory the
 /// kernel has removed from its own direct map, so that no `/proc/PID/mem`
@@ -53,7 +54,9 @@ struct SecretMemoryRegion {
     case .failure(let failure): throw .allocationFailed(capacity: byteCount, errno: failure.errno)
     }
     let pages = reservation + Kernel.pageSize
-    if let errno = Kernel.mapShared(descriptor, at: pages, byteCount) {
+    let simulated = Kernel.simulatedSecretMemoryFailure.load(ordering: .relaxed)
+    if let errno = simulated == EAGAIN ? EAGAIN : Kernel.mapShared(descriptor, at: pages, byteCount)
+    {
       Kernel.unmap(reservation, byteCount + 2 * Kernel.pageSize)
       throw .secretMemoryMappingFailed(byteCount: byteCount, errno: errno)
     }
@@ -95,20 +98,43 @@ struct SecretMemoryRegion {
   }
 
   /// What the kernel marks every secret-memory mapping with, read once per
-  /// process from `/proc/self/smaps` for a probe region: `lo` (locked, so never
-  /// swapped) and `dd` (left out of core dumps).
+  /// process from `/proc/self/smaps`: `lo` (locked, so never swapped) and
+  /// `dd` (left out of core dumps).
   ///
   /// `mlock` cannot show it: on secret memory the kernel accepts `mlock` and
   /// changes nothing, the pages being locked from the start. The kernel sets
   /// both marks on every such mapping when it is made, or refuses the mapping,
   /// so one look proves them for each region of the process; the tests compare
   /// each buffer's own smaps entry. Reading smaps costs hundreds of microseconds
-  /// (the kernel walks every mapping before the probe's), too much for every
+  /// (the kernel walks every mapping before this one's), too much for every
   /// allocation.
-  static let kernelMarks: (isLocked: Bool, isExcludedFromCoreDumps: Bool) = {
-    guard let probe = try? map(byteCount: Kernel.pageSize) else { return (false, false) }
-    defer { probe.wipeAndUnmap() }
-    guard let flags = MappingFlags.ofMapping(containing: probe.pages) else { return (false, false) }
-    return (flags.contains("lo"), flags.contains("dd"))
-  }()
+  ///
+  /// The look is at `region` itself, the first one made, not at a probe of
+  /// its own: a probe was one more locked page, which under a limit of one
+  /// page failed, and its failure, kept for the process, sent every secret of
+  /// the process to sodium memory. What the look could not read (no smaps) is
+  /// not kept; the next region looks again.
+  static func kernelMarks(of region: SecretMemoryRegion) -> (
+    isLocked: Bool, isExcludedFromCoreDumps: Bool
+  ) {
+    let known = observedMarks.load(ordering: .acquiring)
+    if known & Self.marksKnown != 0 {
+      return (known & Self.lockedMark != 0, known & Self.notDumpedMark != 0)
+    }
+    guard let flags = MappingFlags.ofMapping(containing: region.pages) else {
+      return (false, false)
+    }
+    let marks = (flags.contains("lo"), flags.contains("dd"))
+    let value =
+      Self.marksKnown | (marks.0 ? Self.lockedMark : 0) | (marks.1 ? Self.notDumpedMark : 0)
+    observedMarks.store(value, ordering: .releasing)
+    return marks
+  }
+
+  /// The marks seen, once seen: ``marksKnown``, with ``lockedMark`` and
+  /// ``notDumpedMark`` for `lo` and `dd`.
+  private static let observedMarks = Atomic<UInt8>(0)
+  private static let marksKnown: UInt8 = 1
+  private static let lockedMark: UInt8 = 2
+  private static let notDumpedMark: UInt8 = 4
 }

@@ -43,6 +43,17 @@ final class DatagramSocket {
   }
 }
 
+extension DatagramSocket {
+  /// The datagram waiting now, without waiting; nil when none is there.
+  func receiveWaiting() -> [UInt8]? {
+    var buffer = [UInt8](repeating: 0, count: 8192)
+    let got = buffer.withUnsafeMutableBytes {
+      recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+    }
+    return got < 0 ? nil : Array(buffer[..<got])
+  }
+}
+
 /// A directory under `/tmp` with a short path, removed with its content.
 final class TemporaryDirectory {
   let path: String

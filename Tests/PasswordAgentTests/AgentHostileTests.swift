@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import PTYSupport
+import PasswordAgent
+import SecureMemory
+import Testing
+
+/// What an attack on `secretfield agent` tried, each in a private mount
+/// namespace with a tmpfs over the request directory, typed into on a pty.
+@Suite(
+  "secretfield agent under attack",
+  .enabled(
+    if: AskPasswordNamespace.isAvailable, "needs root, unshare, nsenter and systemd-ask-password"))
+struct AgentHostileTests {
+  /// A hand-written request in `namespace` for the socket `name` the test
+  /// binds there, asking `message`.
+  static func request(
+    _ namespace: AskPasswordNamespace, file: String, socket name: String, message: String
+  ) throws -> DatagramSocket {
+    let socket = try DatagramSocket(path: namespace.outsideDirectory + "/" + name)
+    try namespace.writeRequest(
+      file, "[Ask]\nPID=\(getpid())\nSocket=\(namespace.directory)/\(name)\nMessage=\(message)\n")
+    return socket
+  }
+
+  @Test(
+    "a socket swapped for a link to another while the prompt is up gets nothing: the answer goes to the socket that was checked"
+  )
+  func swappedSocket() throws {
+    let namespace = try AskPasswordNamespace()
+    let original = try Self.request(
+      namespace, file: "ask.swap", socket: "sck.swap", message: "Swapped:")
+    let elsewhere = try TemporaryDirectory()
+    let attacker = try DatagramSocket(path: elsewhere.path + "/attacker")
+    let session = try namespace.startAgent(["--query"])
+    try session.waitForText("Swapped:")
+    // The original moves aside (it still exists); its name becomes a link to
+    // the attacker's socket, which a request naming it directly could never
+    // have: it is outside the directory.
+    let swappedPath = namespace.outsideDirectory + "/sck.swap"
+    #expect(rename(swappedPath, namespace.outsideDirectory + "/sck.aside") == 0)
+    #expect(symlink(attacker.path, swappedPath) == 0)
+    try session.type(keys: ["s", "e", "k", "r", "i", "t"])
+    try session.waitForMasks(6, after: "Swapped:")
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(attacker.receiveWaiting() == nil)
+    #expect(original.receiveWaiting() == Array("+sekrit".utf8))
+    unlink(namespace.outsideDirectory + "/sck.aside")
+  }
+
+  @Test("the control: the same socket left in place gets the answer")
+  func socketLeftInPlace() throws {
+    let namespace = try AskPasswordNamespace()
+    let original = try Self.request(
+      namespace, file: "ask.kept", socket: "sck.kept", message: "Kept:")
+    let session = try namespace.startAgent(["--query"])
+    try session.waitForText("Kept:")
+    try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(original.receiveWaiting() == Array("+sekrit".utf8))
+  }
+}
