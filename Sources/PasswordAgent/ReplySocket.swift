@@ -45,8 +45,10 @@ public struct ReplySocket: ~Copyable {
   /// Sends `+` and `secret` as one datagram, gathered by `sendmsg(2)` from the
   /// `+` byte and the buffer's read window (no ordinary buffer holds it).
   ///
-  /// - Parameter deadline: when to give up waiting for the asker to make
-  ///   room; nil for ``defaultSendTimeout`` from now.
+  /// - Parameters:
+  ///   - secret: the answer.
+  ///   - deadline: when to give up waiting for the asker to make room; nil
+  ///     for ``defaultSendTimeout`` from now.
   /// - Complexity: one `sendmsg`, a `poll` per wait for room, two `mprotect`
   ///   for each window.
   /// - Throws: ``AgentError`` with code `replyFailed` (the asker is gone, its

@@ -184,6 +184,16 @@ static inline int secretfield_install_seccomp_filter(const void *program) {
   return prctl(22 /* PR_SET_SECCOMP */, 2UL /* SECCOMP_MODE_FILTER */, program, 0UL, 0UL);
 }
 
+/*
+ * Reads what a non-blocking descriptor holds, at most `count` bytes and never
+ * more than `capacity`, into `into`: the signal relay's drain of its pipe.
+ * Built with _FORTIFY_SOURCE, the read goes through glibc's checked
+ * __read_chk, which stops a read past the buffer it was given. Returns the
+ * count, 0 at end of file or when nothing is there (EAGAIN), -1 with errno
+ * set on another error; retries EINTR.
+ */
+long secretfield_read_available(int descriptor, unsigned char *into, size_t capacity, size_t count);
+
 /* syscall(2) with a number and no argument. */
 static inline long secretfield_syscall0(long number) { return syscall(number); }
 

@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 import SystemCalls
 
@@ -39,11 +40,10 @@ enum Platform {
   /// Reads what is there from a non-blocking descriptor; 0 when nothing is
   /// (`EAGAIN`) or at end of file.
   static func readAvailable(_ descriptor: Int32, into bytes: UnsafeMutableRawBufferPointer) -> Int {
-    while true {
-      let got = Glibc.read(descriptor, bytes.baseAddress, bytes.count)
-      if got < 0 && errno == EINTR { continue }
-      return max(0, got)
-    }
+    guard let start = bytes.baseAddress else { return 0 }
+    let got = secretfield_read_available(
+      descriptor, start.assumingMemoryBound(to: UInt8.self), bytes.count, bytes.count)
+    return max(0, got)
   }
 
   // MARK: Waiting
