@@ -1,5 +1,5 @@
 import Foundation
-public import Glibc
+import Glibc
 public import SecureMemory
 
 /// A private directory under `/tmp` for a test's files, removed when dropped.
@@ -20,7 +20,7 @@ public final class SourceDirectory {
 
   /// Writes `bytes` (test data, not a marker) to the file `name`, with `mode`.
   @discardableResult
-  public func file(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o600) throws -> String {
+  public func file(_ name: String, _ bytes: [UInt8], mode: UInt32 = 0o600) throws -> String {
     let path = self.path + "/" + name
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw FixtureError("open \(path): \(errno)") }
@@ -34,7 +34,7 @@ public final class SourceDirectory {
   /// Makes the FIFO `name` with `mode` (`mkfifo`, then `chmod`, so the umask
   /// does not apply).
   @discardableResult
-  public func fifo(_ name: String, mode: mode_t = 0o600) throws -> String {
+  public func fifo(_ name: String, mode: UInt32 = 0o600) throws -> String {
     let path = self.path + "/" + name
     guard mkfifo(path, 0o600) == 0 else { throw FixtureError("mkfifo \(path): \(errno)") }
     guard chmod(path, mode) == 0 else { throw FixtureError("chmod \(path): \(errno)") }
@@ -44,7 +44,7 @@ public final class SourceDirectory {
   /// Writes `marker` and a line feed to the file `name`, from secure memory, so
   /// that no ordinary memory of this process ever holds the plain marker.
   @discardableResult
-  public func markerFile(_ name: String, _ marker: Marker, mode: mode_t = 0o600) throws -> String {
+  public func markerFile(_ name: String, _ marker: Marker, mode: UInt32 = 0o600) throws -> String {
     let path = try file(name, [], mode: 0o600)
     let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
     defer { close(descriptor) }
