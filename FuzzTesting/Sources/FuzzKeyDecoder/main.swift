@@ -198,6 +198,22 @@ func decodeInWindows(
     case .paste:
       require(bytes.count <= 32, "a paste over the limit")
       pastes.append(Array(bytes))
+    case .unknownSequence where !bytes.isEmpty:
+      // A sequence's own bytes, lent from the input where it arrived, and no
+      // longer than the limit: never a byte that is text.
+      require(bytes.count <= 64, "an unknown sequence of \(bytes.count) bytes: \(stream)")
+      guard let base = windowBase, let start = bytes.baseAddress,
+        start >= base, start + bytes.count <= base + windowCount
+      else {
+        require(false, "an unknown sequence's bytes not from the input: \(stream)")
+        return true
+      }
+      let first = windowStart + (start - base)
+      for position in first..<(first + bytes.count) {
+        require(
+          classes[position] != .text,
+          "unknown sequence byte at \(position) is text: \(stream)")
+      }
     default:
       require(bytes.isEmpty, "\(event) came with \(bytes.count) bytes: \(stream)")
     }

@@ -114,7 +114,7 @@ func bytesOf(_ source: SecretSource) -> [[UInt8]] {
   case .standardInput: [Array("stdin".utf8)]
   case .credential(let name): [Array("credential".utf8), Array(name.utf8)]
   case .command(let words, let timeout): [Array("cmd \(timeout)".utf8)] + utf8(words)
-  case .terminal: [Array("terminal".utf8)]
+  case .asking: [Array("asking".utf8)]
   case .keyring(let name): [Array("keyring".utf8), Array(name.utf8)]
   }
 }
