@@ -4,7 +4,9 @@ import SystemCalls
 extension SecretSource {
   /// Runs `arguments` with its standard output into a pipe, reads the first
   /// line into secure memory and the rest into a scratch buffer that is wiped,
-  /// until end of file or `timeout`; then reaps it.
+  /// until end of file; then reaps it. One deadline, `timeout` from the start,
+  /// covers the line and the exit: a command still running then is killed
+  /// (`SIGKILL`) and the error says whether it had printed its line.
   static func runCommand(
     _ arguments: [String], timeout: Duration, limit: Int, storage: SecureStorage
   ) throws(SecretSourceError) -> SecureBuffer {
@@ -66,8 +68,7 @@ extension SecretSource {
         break reading
       case .timedOut:
         if ContinuousClock.now >= deadline {
-          failure = SecretSourceError(
-            .commandFailed, "\(what) printed no line within \(Self.seconds(timeout)); it was ended")
+          failure = sawLineFeed ? notExited(what, timeout) : noLine(what, timeout)
           break reading
         }
       case .interrupted:
@@ -77,7 +78,12 @@ extension SecretSource {
     rest.removeAll()
     wipeStack(byteCount: 1024)
     if failure != nil { System.kill(processID) }
-    let status = System.wait(for: processID)
+    // The output closed is not the command ended: its exit keeps to the same
+    // deadline as its line.
+    let status = System.wait(for: processID, killingAt: failure == nil ? deadline : nil)
+    if failure == nil && status == nil {
+      failure = secret.isEmpty ? noLine(what, timeout) : notExited(what, timeout)
+    }
     if let failure {
       secret.removeAll()
       throw failure
@@ -96,6 +102,17 @@ extension SecretSource {
     }
     try keepFirstLine(of: &secret, named: "the output of \(what)", limit: limit)
     return secret
+  }
+
+  static func noLine(_ what: String, _ timeout: Duration) -> SecretSourceError {
+    SecretSourceError(
+      .commandFailed, "\(what) printed no line within \(seconds(timeout)); it was ended")
+  }
+
+  static func notExited(_ what: String, _ timeout: Duration) -> SecretSourceError {
+    SecretSourceError(
+      .commandFailed,
+      "\(what) printed its line but did not exit within \(seconds(timeout)); it was ended")
   }
 
   /// `30 s`, `2.5 s`: a timeout for a message.

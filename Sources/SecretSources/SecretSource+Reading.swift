@@ -35,8 +35,18 @@ extension SecretSource {
     case none
   }
 
-  /// The first line of the file at `path`: at most `limit + 1` bytes are read,
-  /// the line kept, the rest wiped.
+  /// What of a file is the secret.
+  enum FileExtent {
+    /// `file:`: the first line, without its LF and a CR before it.
+    case firstLine
+    /// A systemd credential, as `systemd-ask-password --credential=` takes it:
+    /// the whole file up to its first NUL, line feeds included.
+    case upToFirstNUL
+  }
+
+  /// The secret in the file at `path` (`extent`: its first line, or all of it
+  /// up to the first NUL): at most `limit + 1` bytes are read, the secret
+  /// kept, the rest wiped.
   ///
   /// Opened without blocking (`O_NONBLOCK`), so a FIFO with no writer is
   /// opened at once; its kind, owner and mode are checked on the descriptor
@@ -44,8 +54,9 @@ extension SecretSource {
   /// is, a line byte by byte, waiting at most `timeout` (nil: without limit)
   /// for a writer and its line; a regular file is read at once.
   static func readFile(
-    _ path: String, named what: String, limit: Int, check: FileCheck, timeout: Duration?,
-    storage: SecureStorage, report: (SecretSourceWarning) -> Void
+    _ path: String, named what: String, limit: Int, check: FileCheck,
+    extent: FileExtent = .firstLine, timeout: Duration?, storage: SecureStorage,
+    report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     let descriptor: Int32
     switch System.openForReading(path, nonBlocking: true) {
@@ -80,7 +91,10 @@ extension SecretSource {
       do { try secret.read(from: descriptor, upTo: limit + 1) } catch {
         throw .readFailed(what, error)
       }
-      try keepFirstLine(of: &secret, named: what, limit: limit)
+      switch extent {
+      case .firstLine: try keepFirstLine(of: &secret, named: what, limit: limit)
+      case .upToFirstNUL: try keepUpToFirstNUL(of: &secret, named: what, limit: limit)
+      }
     } else {
       // A FIFO or a device: a line as it comes, within the deadline.
       switch try readLine(
@@ -114,6 +128,26 @@ extension SecretSource {
       throw .tooLong(what, limit: limit)
     }
     if secret.isEmpty && !allowsEmpty { throw .empty(what) }
+  }
+
+  /// Cuts `secret` before its first NUL, wiping the rest; throws when what
+  /// is left is longer than `limit` or empty.
+  static func keepUpToFirstNUL(
+    of secret: inout SecureBuffer, named what: String, limit: Int
+  ) throws(SecretSourceError) {
+    let nul = secret.withUnsafeBytes(Self.firstNUL)
+    wipeStack(byteCount: 1024)
+    if let nul { secret.removeSubrange(nul..<secret.count) }
+    if secret.count > limit {
+      secret.removeAll()
+      throw .tooLong(what, limit: limit)
+    }
+    if secret.isEmpty { throw .empty(what) }
+  }
+
+  @inline(never)
+  static func firstNUL(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    bytes.firstIndex(of: 0)
   }
 
   /// The offset of the first LF in `bytes`; only the positions of line feeds

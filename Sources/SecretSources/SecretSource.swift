@@ -47,8 +47,9 @@ public enum SecretSource: Sendable, Hashable {
   case environment(name: String)
   /// A systemd service credential, the file `$CREDENTIALS_DIRECTORY/name`
   /// (`LoadCredential=`, `SetCredentialEncrypted=`), read as
-  /// `systemd-ask-password --credential=` reads it. Not set when the directory
-  /// or the file is absent.
+  /// `systemd-ask-password --credential=` reads it: the whole file up to its
+  /// first NUL, line feeds included, so the two tools give the same secret.
+  /// Not set when the directory or the file is absent.
   case credential(name: String)
   /// The first line `arguments` prints (run without a shell, found on `PATH`;
   /// standard input and standard error are this process's), as
@@ -187,7 +188,7 @@ public enum SecretSource: Sendable, Hashable {
       }
       return try Self.readFile(
         path, named: "the credential \(name)", limit: maximumByteCount, check: .none,
-        timeout: lineTimeout, storage: storage, report: report)
+        extent: .upToFirstNUL, timeout: lineTimeout, storage: storage, report: report)
     case .command(let arguments, let timeout):
       return try Self.runCommand(
         arguments, timeout: timeout, limit: maximumByteCount, storage: storage)

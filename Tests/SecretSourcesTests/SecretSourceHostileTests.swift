@@ -76,6 +76,20 @@ struct SecretSourceFileRuleTests {
     }
     #expect(error?.code == .timedOut)
   }
+
+  @Test("a credential that is a FIFO with no writer: the same timeout ends the wait")
+  func credentialFIFOWithoutWriter() async {
+    await #expect(processExitsWith: .success) {
+      let directory = try! SourceDirectory()
+      _ = try! directory.fifo("lonely")
+      setenv("CREDENTIALS_DIRECTORY", directory.path, 1)
+      let error = #expect(throws: SecretSourceError.self) {
+        _ = try SecretSource.credential(name: "lonely").obtain(
+          lineTimeout: .milliseconds(300), reportingWarnings: { _ in })
+      }
+      #expect(error?.code == .timedOut)
+    }
+  }
 }
 
 @Suite("SecretSource under attack: an environment block with a name twice")

@@ -214,10 +214,38 @@ struct SecretSourceCredentialTests {
       #expect(Obtained(.credential(name: "db-password")) == .failed(.notSet))
       setenv("CREDENTIALS_DIRECTORY", directory.path, 1)
       #expect(SecretSource.credential(name: "db-password").isSet)
-      #expect(Obtained(.credential(name: "db-password")) == .secret("cred pw"))
+      #expect(Obtained(.credential(name: "db-password")) == .secret("cred pw\n"))
       #expect(!SecretSource.credential(name: "other").isSet)
       #expect(Obtained(.credential(name: "other")) == .failed(.notSet))
       #expect(Obtained(.credential(name: "empty")) == .failed(.empty))
+    }
+  }
+
+  /// Files and what `systemd-ask-password --credential=` gives for each (it
+  /// prints the secret and a line feed): the whole file up to the first NUL.
+  static let wholeFiles: [(content: String, secret: String)] = [
+    ("line1\nline2\n", "line1\nline2\n"), ("abc\n", "abc\n"), ("ab\0cd", "ab"), ("abc", "abc"),
+  ]
+
+  @Test("the whole file up to its first NUL, as systemd-ask-password takes it")
+  func wholeFile() async {
+    await #expect(processExitsWith: .success) {
+      let directory = try! SourceDirectory()
+      for (index, file) in Self.wholeFiles.enumerated() {
+        try! directory.file("c\(index)", Array(file.content.utf8), mode: 0o400)
+      }
+      setenv("CREDENTIALS_DIRECTORY", directory.path, 1)
+      for (index, file) in Self.wholeFiles.enumerated() {
+        #expect(Obtained(.credential(name: "c\(index)")) == .secret(file.secret))
+        // The peer, where it is installed (CI installs systemd): the table
+        // above is what it does, not what we think it does.
+        guard access("/usr/bin/systemd-ask-password", X_OK) == 0 else { continue }
+        let peer = runProgram([
+          "/usr/bin/systemd-ask-password", "--credential=c\(index)", "x",
+        ])
+        #expect(peer.status == 0)
+        #expect(peer.output == Array((file.secret + "\n").utf8), "\(index)")
+      }
     }
   }
 }
@@ -260,6 +288,24 @@ struct SecretSourceCommandTests {
     }
     #expect(error?.code == .commandFailed)
     #expect(error?.description.contains("printed no line within") == true)
+  }
+
+  @Test(
+    "a line, then no exit: the same deadline ends it, and the error says so",
+    arguments: [
+      // Output closed, still running: waiting for the exit alone was for ever.
+      "echo pw; exec >&-; exec sleep 30",
+      // Output left open: this was reported as "printed no line".
+      "echo pw; exec sleep 30",
+    ])
+  func lineThenNoExit(_ script: String) {
+    let error = #expect(throws: SecretSourceError.self) {
+      _ = try SecretSource.command(["sh", "-c", script], timeout: .milliseconds(300)).obtain()
+    }
+    #expect(error?.code == .commandFailed)
+    #expect(
+      error?.description.contains("printed its line but did not exit within 0.3 s") == true,
+      "\(String(describing: error))")
   }
 }
 
