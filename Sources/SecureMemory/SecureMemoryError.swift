@@ -25,8 +25,10 @@ public struct SecureMemoryError: Error, Sendable, Hashable, CustomStringConverti
     /// can go on without the lock allocates with ``LockPolicy/bestEffort`` and
     /// reads ``SecureBuffer/protection`` instead.
     public static let lockFailed = Code(.lockFailed)
-    /// The kernel does not offer secret memory (`memfd_secret` failed with
-    /// `ENOSYS`: before Linux 5.14, or booted without `secretmem.enable`).
+    /// Secret memory cannot be had here: the kernel does not offer it
+    /// (`memfd_secret` failed with `ENOSYS`: before Linux 5.14, or booted
+    /// without `secretmem.enable`), or a sandbox's seccomp filter forbids it
+    /// (`EPERM`, `EACCES`).
     public static let secretMemoryUnavailable = Code(.secretMemoryUnavailable)
     /// The guard pages around the buffer are missing (`vm.max_map_count`).
     ///
@@ -102,6 +104,15 @@ extension SecureMemoryError {
         "this kernel does not offer secret memory (memfd_secret: \(Kernel.describe(errno))): it "
           + "needs Linux 5.14 or later, booted with `secretmem.enable=1` before 6.5; allocate with "
           + "`storage: .strongestAvailable` to fall back to sodium memory, which root can read")
+    case EPERM, EACCES:
+      // The kernel has the call (it would say ENOSYS otherwise) but a seccomp
+      // filter (a container's or a service's sandbox) answers in its place.
+      Self(
+        .secretMemoryUnavailable, errno: errno,
+        "secret memory is forbidden by a sandbox (memfd_secret: \(Kernel.describe(errno))): a "
+          + "seccomp filter refuses the call; allow memfd_secret in the container's or service's "
+          + "profile, or allocate with `storage: .strongestAvailable` to fall back to sodium "
+          + "memory, which root can read")
     case EMFILE, ENFILE:
       Self(
         .allocationFailed, errno: errno,

@@ -4,7 +4,7 @@ extension SecureMemoryDiagnostics {
   /// What protection a password gets in this process on this machine, each
   /// line measured now rather than assumed from the kernel's version: secret
   /// memory, the locked-memory limit, `vm.max_map_count`, the ptrace scope,
-  /// core dumps, the process hardening, the kernel keyring.
+  /// core dumps, `fs.suid_dumpable`, the process hardening, the kernel keyring.
   ///
   /// Applies ``ProcessHardening`` (idempotent) to read back what holds.
   ///
@@ -17,7 +17,7 @@ extension SecureMemoryDiagnostics {
     return [
       secretMemory(), lockedMemory(secretsNeeded: secretsNeeded),
       mappings(secretsNeeded: secretsNeeded), ptraceScope(hardening: hardening),
-      coreDumps(hardening: hardening), hardeningFinding(hardening), keyring(),
+      coreDumps(hardening: hardening), suidDumpable(), hardeningFinding(hardening), keyring(),
     ]
   }
 
@@ -139,6 +139,36 @@ extension SecureMemoryDiagnostics {
     return ProtectionFinding(
       subject, .holds,
       "core_pattern '\(pattern)' (\(target)), but no core would be written: not dumpable")
+  }
+
+  /// `fs.suid_dumpable`: what the kernel makes of a process that changes its
+  /// user or group (a set-user-ID program such as sudo, or a tool that drops
+  /// privileges) after it made itself not dumpable. At 1 it is dumpable again:
+  /// same-user processes may read it and a crash dumps it.
+  static func suidDumpable() -> ProtectionFinding {
+    let subject = "fs.suid_dumpable"
+    guard
+      let text = kernelText(of: "/proc/sys/fs/suid_dumpable", limit: 64),
+      let mode = Int(text.trimmingWhitespace)
+    else {
+      return ProtectionFinding(
+        subject, .doesNotApply, "/proc/sys/fs/suid_dumpable cannot be read")
+    }
+    switch mode {
+    case 0:
+      return ProtectionFinding(
+        subject, .holds, "0: a process that changes its user stays not dumpable")
+    case 2:
+      return ProtectionFinding(
+        subject, .holds,
+        "2: a process that changes its user is dumped for root alone, and not readable by "
+          + "its old user")
+    default:
+      return ProtectionFinding(
+        subject, .fallsShort,
+        "\(mode): a process that changes its user becomes dumpable again (same-user "
+          + "readers, core dumps); `sysctl fs.suid_dumpable=0`")
+    }
   }
 
   static func hardeningFinding(_ hardening: HardeningReport) -> ProtectionFinding {
