@@ -70,6 +70,15 @@ let package = Package(
         .product(name: "SecretSources", package: "SecretField"),
       ],
       swiftSettings: swiftSettings),
+    // What a source reads from outside: datagrams, environment blocks.
+    .executableTarget(
+      name: "FuzzSecretSourceInput",
+      dependencies: [
+        "FuzzSupport",
+        .product(name: "SecretSources", package: "SecretField"),
+        .product(name: "SecureMemory", package: "SecretField"),
+      ],
+      swiftSettings: swiftSettings),
     // Add a target per format here: an executable named Fuzz<Format>,
     // Dictionaries/Fuzz<Format>.dict, Corpus/Fuzz<Format>/, FailCases/Fuzz<Format>/;
     // Scripts/fuzz finds it by that name.
