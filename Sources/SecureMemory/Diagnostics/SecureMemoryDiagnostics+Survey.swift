@@ -72,10 +72,7 @@ extension SecureMemoryDiagnostics {
   /// `vm.max_map_count` against the mappings this process has.
   static func mappings(secretsNeeded: Int) -> ProtectionFinding {
     let subject = "vm.max_map_count"
-    guard
-      let text = kernelText(of: "/proc/sys/vm/max_map_count", limit: 64),
-      let maximum = Int(text.trimmingWhitespace)
-    else {
+    guard let maximum = kernelNumber(of: "/proc/sys/vm/max_map_count") else {
       return ProtectionFinding(subject, .doesNotApply, "/proc/sys/vm/max_map_count cannot be read")
     }
     let used =
@@ -93,10 +90,7 @@ extension SecureMemoryDiagnostics {
   /// `kernel.yama.ptrace_scope`, where the Yama module is loaded.
   static func ptraceScope(hardening: HardeningReport) -> ProtectionFinding {
     let subject = "ptrace scope"
-    guard
-      let text = kernelText(of: "/proc/sys/kernel/yama/ptrace_scope", limit: 64),
-      let scope = Int(text.trimmingWhitespace)
-    else {
+    guard let scope = kernelNumber(of: "/proc/sys/kernel/yama/ptrace_scope") else {
       return ProtectionFinding(
         subject, .doesNotApply,
         "no Yama module (no /proc/sys/kernel/yama/ptrace_scope); the hardening below decides")
@@ -147,10 +141,7 @@ extension SecureMemoryDiagnostics {
   /// same-user processes may read it and a crash dumps it.
   static func suidDumpable() -> ProtectionFinding {
     let subject = "fs.suid_dumpable"
-    guard
-      let text = kernelText(of: "/proc/sys/fs/suid_dumpable", limit: 64),
-      let mode = Int(text.trimmingWhitespace)
-    else {
+    guard let mode = kernelNumber(of: "/proc/sys/fs/suid_dumpable") else {
       return ProtectionFinding(
         subject, .doesNotApply, "/proc/sys/fs/suid_dumpable cannot be read")
     }
@@ -191,6 +182,12 @@ extension SecureMemoryDiagnostics {
       "kernel keyring", .fallsShort,
       "keyctl on the user keyring failed: \(Errno(errno).description); a sandbox or a "
         + "kernel without CONFIG_KEYS keeps secrets from being cached there")
+  }
+
+  /// The number in a sysctl file of the kernel's, or nil when it cannot be
+  /// read.
+  private static func kernelNumber(of path: String) -> Int? {
+    kernelText(of: path, limit: 64).flatMap { Int($0.trimmingWhitespace) }
   }
 
   /// The text of a small file of the kernel's, or nil when it cannot be read.
