@@ -57,6 +57,13 @@ let typedCases = [
       Key.escape + "]0;title\u{07}", Key.csi + "Z", "\u{07}", "c",
     ],
     output: "abc"),
+  TypedCase(
+    name: "an Esc prefix is Alt: Alt+Up, Alt+x, Alt+Delete change nothing, cancel nothing",
+    keys: [
+      "ab", Key.escape + Key.csi + "A", Key.escape + Key.escape + "x",
+      Key.escape + Key.csi + "3~", "c",
+    ],
+    output: "abc"),
 ]
 
 @Suite("secretfield prompt: line editing end to end, through a pty")

@@ -120,7 +120,7 @@ let sequenceCases: [DecoderCase] = [
   DecoderCase("Alt+x then text", esc + "xab", [key(.key(.character("x"), .alt)), .text("ab")]),
   DecoderCase("a lone Esc, nothing after", esc, [key(.escape)]),
   DecoderCase("Esc Esc is two Escs", esc + esc, [key(.escape), key(.escape)]),
-  DecoderCase("Esc then a sequence", esc + csi + "D", [key(.escape), key(.moveLeft)]),
+  DecoderCase("Esc before a sequence is Alt: Alt+Left", esc + csi + "D", [key(.moveWordLeft)]),
   DecoderCase(
     "an unfinished CSI is unknown after the timeout", csi + "1;", [key(.unknownSequence)]),
   DecoderCase("an unfinished SS3 is unknown after the timeout", esc + "O", [key(.unknownSequence)]),

@@ -150,17 +150,26 @@ enum SequenceScanner {
 
   // MARK: Escape sequences
 
-  static func scanEscape(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+  /// An escape sequence, a string, or a key with Alt; `altHeld` when an Esc
+  /// came before it as Alt's prefix (`ESC ESC [ A` is Alt+Up).
+  static func scanEscape(_ bytes: UnsafeRawBufferPointer, altHeld: Bool = false) -> InputToken {
     guard bytes.count > 1 else { return .incomplete(.escape) }
     switch bytes[1] {
-    case UInt8(ascii: "["): return scanControlSequence(bytes)
-    case UInt8(ascii: "O"): return scanSingleShift(bytes)
+    case UInt8(ascii: "["): return scanControlSequence(bytes, altHeld: altHeld)
+    case UInt8(ascii: "O"): return scanSingleShift(bytes, altHeld: altHeld)
     case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"),
       UInt8(ascii: "X"):
       return scanString(bytes)
     case escape:
-      // ESC ESC: the first is Esc, the key; the second starts over.
-      return .event(.escape, length: 1)
+      // ESC ESC: alone, or before a third ESC, the first is Esc, the key.
+      // Before anything else it is Alt, as a terminal that sends Alt as an
+      // Esc prefix sends it (Alt+Up, Alt+x, Alt+Alt+x): the key it prefixes
+      // with Alt, never a lone Esc that would cancel.
+      guard !altHeld, bytes.count > 2 else {
+        return altHeld ? .event(.escape, length: 1) : .incomplete(.escape)
+      }
+      if bytes[2] == escape { return .event(.escape, length: 1) }
+      return withAltPrefix(scanEscape(UnsafeRawBufferPointer(rebasing: bytes[1...]), altHeld: true))
     case 0x20...0x2F:
       // ESC I...I F (ECMA-35's nF sequences, as `ESC ( B`): the intermediates
       // and the final byte belong to it.
@@ -189,6 +198,29 @@ enum SequenceScanner {
       if bytes[1] == 0x7F { return .event(.deleteWordBackward, length: 2) }
       return .event(.unknownSequence, length: 2)
     }
+  }
+
+  /// The token of an Esc and, after it, `token` (scanned with Alt held): the
+  /// same key one byte longer. Before a terminal's reply or a paste, which no
+  /// key prefixes, the Esc is Esc, the key.
+  static func withAltPrefix(_ token: InputToken) -> InputToken {
+    switch token {
+    case .event(.focusIn, _), .event(.focusOut, _), .event(.keyboardFlags, _),
+      .event(.deviceAttributes, _), .pasteStart:
+      return .event(.escape, length: 1)
+    case .event(let event, let length): return .event(event, length: length + 1)
+    case .legacyKey(let event, let modifiers, let isRelease, let length):
+      return .legacyKey(event, modifiers: modifiers, isRelease: isRelease, length: length + 1)
+    case .kittyKey(let key, let length): return .kittyKey(key, length: length + 1)
+    case .incomplete: return .incomplete(.sequence)
+    case .text, .overlong: preconditionFailure("SequenceScanner: an escape is never text")
+    }
+  }
+
+  /// A modifier parameter (xterm's, the kitty protocol's) with Alt added.
+  static func addingAlt(to modifiers: Int?, _ altHeld: Bool) -> Int? {
+    guard altHeld else { return modifiers }
+    return (max(0, (modifiers ?? 1) - 1) | ModifierBits.alt) + 1
   }
 
   /// The layout of a control sequence: parameters, intermediates and the final
@@ -229,17 +261,21 @@ enum SequenceScanner {
         length: offset + 1))
   }
 
-  static func scanControlSequence(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+  static func scanControlSequence(_ bytes: UnsafeRawBufferPointer, altHeld: Bool = false)
+    -> InputToken
+  {
     switch layout(bytes, from: 2) {
     case .incomplete: return .incomplete(.sequence)
     case .malformed(let length): return .event(.unknownSequence, length: length)
     case .complete(let layout):
-      return controlSequence(bytes, layout)
+      return controlSequence(bytes, layout, altHeld: altHeld)
     }
   }
 
   /// SS3 (`ESC O`): arrows, Home and End in application cursor mode, keypad Enter.
-  static func scanSingleShift(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+  static func scanSingleShift(_ bytes: UnsafeRawBufferPointer, altHeld: Bool = false)
+    -> InputToken
+  {
     switch layout(bytes, from: 2) {
     case .incomplete: return .incomplete(.sequence)
     case .malformed(let length): return .event(.unknownSequence, length: length)
@@ -249,9 +285,11 @@ enum SequenceScanner {
         return .event(.unknownSequence, length: layout.length)
       }
       // Some terminals put the modifier straight after SS3 (`ESC O 5 D`).
-      let modifiers = parameters.count > 1 ? parameters.value(1) : parameters.value(0)
+      let modifiers = addingAlt(
+        to: parameters.count > 1 ? parameters.value(1) : parameters.value(0), altHeld)
       if layout.final == UInt8(ascii: "M") {
-        return .event(.submit, length: layout.length)
+        // Keypad Enter; with Alt, as Alt+Enter (`ESC CR`), nothing.
+        return .event(altHeld ? .unknownSequence : .submit, length: layout.length)
       }
       let event = cursorKey(layout.final, modifiers: modifiers)
       return .legacyKey(event, modifiers: modifiers, isRelease: false, length: layout.length)
@@ -343,6 +381,10 @@ enum SequenceScanner {
   /// Alt+key whose character was cut short).
   static func swallowState(afterPending bytes: UnsafeRawBufferPointer) -> Swallow? {
     guard bytes.count > 1 else { return nil }
+    if bytes.count > 2, bytes[0] == escape, bytes[1] == escape {
+      // Alt's Esc before a sequence: the sequence's state.
+      return swallowState(afterPending: UnsafeRawBufferPointer(rebasing: bytes[1...]))
+    }
     let introducer: UInt8
     if bytes[0] == escape {
       introducer = bytes[1]
@@ -405,7 +447,9 @@ enum SequenceScanner {
     }
   }
 
-  static func controlSequence(_ bytes: UnsafeRawBufferPointer, _ layout: Layout) -> InputToken {
+  static func controlSequence(
+    _ bytes: UnsafeRawBufferPointer, _ layout: Layout, altHeld: Bool = false
+  ) -> InputToken {
     let length = layout.length
     let parameters = Parameters(bytes, layout.parameters)
     // A key whose parameters do not parse is dropped, not guessed.
@@ -425,16 +469,19 @@ enum SequenceScanner {
     case (UInt8(ascii: "?"), UInt8(ascii: "c")):
       return .event(.deviceAttributes, length: length)
     case (nil, UInt8(ascii: "u")):
-      guard let key = parameters.kittyKey() else { return .event(.unknownSequence, length: length) }
+      guard var key = parameters.kittyKey() else {
+        return .event(.unknownSequence, length: length)
+      }
+      key.modifiers = addingAlt(to: key.modifiers, altHeld) ?? key.modifiers
       return .kittyKey(key, length: length)
     case (nil, UInt8(ascii: "~")):
       if parameters.value(0) == 200 { return .pasteStart(length: length) }
-      let event = tildeKey(parameters.value(0), modifiers: parameters.value(1))
+      let modifiers = addingAlt(to: parameters.value(1), altHeld)
+      let event = tildeKey(parameters.value(0), modifiers: modifiers)
       return .legacyKey(
-        event, modifiers: parameters.value(1), isRelease: parameters.secondValue(1) == 3,
-        length: length)
+        event, modifiers: modifiers, isRelease: parameters.secondValue(1) == 3, length: length)
     case (nil, _):
-      let modifiers = parameters.value(1)
+      let modifiers = addingAlt(to: parameters.value(1), altHeld)
       return .legacyKey(
         cursorKey(final, modifiers: modifiers), modifiers: modifiers,
         isRelease: parameters.secondValue(1) == 3, length: length)
