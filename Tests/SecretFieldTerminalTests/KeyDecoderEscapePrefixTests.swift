@@ -22,7 +22,36 @@ let escapePrefixCases: [DecoderCase] = [
     [key(.escape), .paste("ab")]),
 ]
 
-@Suite("KeyDecoder: an Esc that prefixes a key is Alt")
+/// OSC, DCS, APC, PM and SOS from the keyboard (Alt+], Alt+P, Alt+_, Alt+^,
+/// Alt+X): a control the user types ends the string and is a key.
+let keyboardStringCases: [DecoderCase] = [
+  DecoderCase("Alt+] then text then Enter", esc + "]abc\r", [key(.unknownSequence), key(.submit)]),
+  DecoderCase("Alt+] then Enter", esc + "]\r", [key(.unknownSequence), key(.submit)]),
+  DecoderCase(
+    "Alt+P then text then ^C", esc + "Pabc\u{03}", [key(.unknownSequence), key(.cancel)]),
+  DecoderCase(
+    "Alt+_ then text then ^D", esc + "_abc\u{04}", [key(.unknownSequence), key(.endOfInput)]),
+  DecoderCase(
+    "Alt+^ then text then Esc", esc + "^abc" + esc, [key(.unknownSequence), key(.escape)]),
+  DecoderCase(
+    "Alt+X then text then Alt+x", esc + "Xabc" + esc + "x",
+    [key(.unknownSequence), key(.key(.character("x"), .alt))]),
+  DecoderCase(
+    "a C1 OSC as UTF-8 then Enter", bytes: [0xC2, 0x9D] + Array("abc\r".utf8),
+    [key(.unknownSequence), key(.submit)]),
+  DecoderCase(
+    "Alt+] past the limit then Enter", esc + "]" + String(repeating: "x", count: 5000) + "\r",
+    [key(.unknownSequence), key(.submit)]),
+  DecoderCase(
+    "Alt+] past the limit then Esc", esc + "]" + String(repeating: "x", count: 5000) + esc,
+    [key(.unknownSequence), key(.escape)]),
+  DecoderCase(
+    "Alt+Alt+] then Enter", esc + esc + "]abc\r", [key(.unknownSequence), key(.submit)]),
+  DecoderCase(
+    "ST still ends a string", esc + "]0;t" + esc + "\\z", [key(.unknownSequence), .text("z")]),
+]
+
+@Suite("KeyDecoder: an Esc prefix is Alt; a typed control ends a string")
 struct KeyDecoderEscapePrefixTests {
   @Test("an Esc that prefixes a key is that key with Alt", arguments: escapePrefixCases)
   func escapePrefix(_ testCase: DecoderCase) throws {
@@ -40,5 +69,31 @@ struct KeyDecoderEscapePrefixTests {
   func loneEscape() throws {
     #expect(try decode(Array(esc.utf8)) == [key(.escape)])
     #expect(try decode(Array(("ab" + esc).utf8)) == [.text("ab"), key(.escape)])
+  }
+
+  @Test("a string from the keyboard ends at a typed control", arguments: keyboardStringCases)
+  func keyboardString(_ testCase: DecoderCase) throws {
+    #expect(try decode(testCase.input) == testCase.expected)
+  }
+
+  @Test("the same, one byte a read", arguments: keyboardStringCases)
+  func keyboardStringByteByByte(_ testCase: DecoderCase) throws {
+    var driver = try DecoderDriver()
+    let decoded = try driver.decode(chunks: testCase.input.map { [$0] })
+    #expect(mergingText(decoded) == mergingText(testCase.expected))
+  }
+
+  @Test("a string cut short by the wait still ends at the next typed Enter")
+  func stringAfterTheWait() throws {
+    var driver = try DecoderDriver()
+    try driver.receive(Array((esc + "]ab").utf8))
+    guard case .needsInputBefore(let deadline) = try driver.drain().last else {
+      Issue.record("the string should wait")
+      return
+    }
+    driver.now = deadline
+    #expect(try driver.drain().decoded == [key(.unknownSequence)])
+    try driver.receive(Array("cd\r".utf8))
+    #expect(try driver.drain().decoded == [key(.submit)], "no byte of the string is text")
   }
 }

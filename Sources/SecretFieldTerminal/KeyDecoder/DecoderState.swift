@@ -147,6 +147,13 @@ struct DecoderState {
       if view.isEmpty { pendingSince = nil }
       return .event(.escape)
     }
+    if kind == .sequence, SequenceScanner.endsInStringsEscape(view.front) {
+      // A string waiting at an ESC that no `\` followed: the string ends
+      // there, and the ESC, which has waited as long, is Esc at once.
+      view.consume(view.remaining - 1)
+      pendingCount = view.remaining
+      return .event(.unknownSequence)
+    }
     pendingSince = nil
     // The unfinished part always runs to the end of the input. A sequence's
     // bytes that come later still belong to it: swallow them to its end.

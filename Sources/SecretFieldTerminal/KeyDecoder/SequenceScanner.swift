@@ -27,6 +27,11 @@ enum SequenceScanner {
       return scanText(bytes)
     }
     if case .incomplete(.sequence) = token, bytes.count >= maximumSequenceCount {
+      if endsInStringsEscape(bytes) {
+        // A string too long to keep, cut at an ESC that may not be its
+        // terminator: it ends there, and the ESC is scanned anew.
+        return .overlong(nil, length: bytes.count - 1)
+      }
       // Too long to keep: drop what is here, and swallow the rest to its end.
       return .overlong(swallowState(afterPending: bytes), length: bytes.count)
     }
@@ -297,12 +302,27 @@ enum SequenceScanner {
   }
 
   /// OSC, DCS, APC, PM, SOS: consumed up to ST (`ESC \`, or U+009C in
-  /// UTF-8) or BEL.
+  /// UTF-8) or BEL; or up to, and without, another ESC or a C0 control, which
+  /// ends the string (ECMA-48 lets a control abort it) and is then a key of
+  /// its own: a string from the keyboard (Alt+] on a terminal that sends Alt
+  /// as an Esc prefix) never swallows Enter, Esc or ^C. A last ESC may be the
+  /// start of ST: incomplete, until more comes or the wait ends.
   static func scanString(_ bytes: UnsafeRawBufferPointer) -> InputToken {
-    switch swallow(bytes, from: 2, .string(afterEscape: false, afterC1Lead: false)) {
+    switch swallow(bytes, from: 2, .string(afterC1Lead: false)) {
+    case (let length, nil) where length == bytes.count - 1 && bytes[length] == escape:
+      .incomplete(.sequence)
     case (let length, nil): .event(.unknownSequence, length: length)
     case (_, .some): .incomplete(.sequence)
     }
+  }
+
+  /// Whether `bytes`, an unfinished sequence, is a string whose last byte is
+  /// an ESC: the string ends before it if no `\` follows.
+  static func endsInStringsEscape(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count > 2, bytes[bytes.count - 1] == escape else { return false }
+    // Only a string runs on to an ESC unfinished: a control sequence ends
+    // before one (malformed), and so does ESC with intermediates.
+    return true
   }
 
   /// A C1 control sent as UTF-8 (`C2 9B` for CSI): the same sequence as its
@@ -334,9 +354,10 @@ enum SequenceScanner {
     case controlSequence
     /// After `ESC` and intermediates: more of them until the final.
     case escapeIntermediates
-    /// Inside a control string; the last byte was ESC or C2 (the start of an
-    /// ST in either form).
-    case string(afterEscape: Bool, afterC1Lead: Bool)
+    /// Inside a control string; the last byte was C2 (the start of an ST in
+    /// UTF-8). An ESC, the start of the other ST, is never swallowed alone:
+    /// the string ends before it when it is not followed by `\\`.
+    case string(afterC1Lead: Bool)
   }
 
   /// Consumes the bytes from `start` that belong to a sequence in `state`.
@@ -362,17 +383,21 @@ enum SequenceScanner {
         return (ends ? offset + 1 : offset, nil)
       }
       return (offset, state)
-    case .string(var afterEscape, var afterC1Lead):
+    case .string(var afterC1Lead):
       while offset < bytes.count {
         let byte = bytes[offset]
-        offset += 1
-        if afterEscape && byte == UInt8(ascii: "\\") { return (offset, nil) }
-        if afterC1Lead && byte == 0x9C { return (offset, nil) }
-        if byte == 0x07 { return (offset, nil) }
-        afterEscape = byte == escape
+        if afterC1Lead && byte == 0x9C { return (offset + 1, nil) }
+        if byte == 0x07 { return (offset + 1, nil) }  // BEL, as xterm's replies end
+        if byte == escape {
+          let isTerminator = offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: "\\")
+          return (isTerminator ? offset + 2 : offset, nil)
+        }
+        // Any other C0 control aborts the string and is a key: Enter, ^C, ^D.
+        if byte < 0x20 { return (offset, nil) }
         afterC1Lead = byte == c1Lead
+        offset += 1
       }
-      return (offset, .string(afterEscape: afterEscape, afterC1Lead: afterC1Lead))
+      return (offset, .string(afterC1Lead: afterC1Lead))
     }
   }
 
@@ -398,7 +423,7 @@ enum SequenceScanner {
     case UInt8(ascii: "["), UInt8(ascii: "O"), UInt8(ascii: "N"): state = .controlSequence
     case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"),
       UInt8(ascii: "X"):
-      state = .string(afterEscape: false, afterC1Lead: false)
+      state = .string(afterC1Lead: false)
     case 0x20...0x2F: return swallow(bytes, from: 1, .escapeIntermediates).state
     default: return nil
     }
