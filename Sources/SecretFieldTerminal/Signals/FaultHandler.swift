@@ -62,6 +62,7 @@ package enum FaultHandler {
     // Make the storage before a handler can read it.
     _ = FaultRestore.savedAttributes
     _ = FaultRestore.maskSlots
+    FaultRestore.withdrawMask()
     // A parent may start the tool with some of them blocked (a test runner's
     // thread, gpg-agent's): one sent with `kill` would then wait for ever.
     var unblocked = sigset_t()
