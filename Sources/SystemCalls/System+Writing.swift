@@ -2,7 +2,10 @@ import Glibc
 
 extension System {
   /// Writes every byte of `bytes` to `descriptor`, retrying short writes and
-  /// `EINTR`.
+  /// `EINTR`, and waiting (`poll(2)` for `POLLOUT`) when a non-blocking
+  /// descriptor is full (`EAGAIN`), as a blocking write would: a terminal
+  /// whose emulator reads slowly gets the whole frame, a pipe the whole
+  /// secret.
   ///
   /// With `blockingPipeSignal` (the default), a reader that went away is an
   /// error the caller sees (``Errno/brokenPipe``), never the end of the
@@ -26,6 +29,11 @@ extension System {
       let written = Glibc.write(descriptor, start + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
+        if errno == EAGAIN || errno == EWOULDBLOCK {
+          var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          while poll(&ready, 1, -1) < 0 && errno == EINTR {}
+          continue
+        }
         return .current
       }
       offset += written

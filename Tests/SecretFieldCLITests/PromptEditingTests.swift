@@ -57,6 +57,16 @@ let typedCases = [
       Key.escape + "]0;title\u{07}", Key.csi + "Z", "\u{07}", "c",
     ],
     output: "abc"),
+  TypedCase(
+    name: "an Esc prefix is Alt: Alt+Up, Alt+x, Alt+Delete change nothing, cancel nothing",
+    keys: [
+      "ab", Key.escape + Key.csi + "A", Key.escape + Key.escape + "x",
+      Key.escape + Key.csi + "3~", "c",
+    ],
+    output: "abc"),
+  TypedCase(
+    name: "Alt+] starts a string that Enter ends and submits; none of it is text",
+    keys: ["ab", Key.escape + "]", "xyz"], output: "ab"),
 ]
 
 @Suite("secretfield prompt: line editing end to end, through a pty")
@@ -70,6 +80,21 @@ struct PromptEditingTests {
     #expect(try session.standardOutput() == testCase.output + "\n")
     let masks = String(repeating: "•", count: testCase.output.count)
     #expect(try session.screen().lines.contains("Password: " + masks))
+  }
+
+  @Test(
+    "^C and Esc after a string from the keyboard (Alt+P, Alt+_) cancel",
+    arguments: [Key.controlC, Key.escape])
+  func cancelAfterString(_ cancel: String) throws {
+    let session = try startPrompt()
+    try session.type("ab")
+    try session.type(Key.escape + "P")
+    try session.type("xy")
+    try session.type(Key.escape + "_")
+    try session.type("z")
+    try session.type(cancel)
+    #expect(try session.waitForExit() == .exited(1))
+    #expect(try session.standardOutput() == "")
   }
 
   @Test("a bracketed paste is one edit at the caret, its trailing newline dropped, not submitted")

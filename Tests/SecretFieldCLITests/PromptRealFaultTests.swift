@@ -40,6 +40,15 @@ private func startFaultingPrompt(
   return session
 }
 
+/// Types more after the two masks of ``startFaultingPrompt(_:in:environment:)``
+/// and reveals the line with Tab; returns the screen once it shows the text.
+private func revealTypedText(in session: TerminalSession) throws -> ScreenSnapshot {
+  try session.type("Qz7")
+  try session.waitForMasks(5)
+  try session.type(Key.tab)
+  return try session.waitForText("Password: abQz7")
+}
+
 /// The names in `directory`, `.` and `..` left out.
 private func entries(of directory: ShortTemporaryDirectory) -> [String] {
   directoryEntries(directory.path)
@@ -65,6 +74,33 @@ struct PromptRealFaultTests {
     #expect(try session.standardOutput() == "")
     #expect(!session.dumpedCore)
     #expect(entries(of: directory) == [])
+  }
+
+  @Test(
+    "a fault while the password is shown masks the line before the terminal is restored",
+    arguments: [TestHook.Fault.nullDereference, .abort, .overflowTrap])
+  func revealedLineMasked(_ fault: TestHook.Fault) throws {
+    let directory = try ShortTemporaryDirectory()
+    let session = try startFaultingPrompt(fault, in: directory)
+    let screen = try revealTypedText(in: session)
+    #expect(screen.contains("Password: abQz7"), "the control: the password is shown")
+    try session.send(signal: TestHook.faultTrigger)
+    #expect(try session.waitForExit() == .signaled(fault.signal))
+    let after = try session.screen()
+    #expect(!after.contains("abQz7"), "\(after)")
+    #expect(after.lines.contains("Password: •••••"), "\(after)")
+    #expect(try session.attributes() == session.initialAttributes)
+    #expect(!after.bracketedPaste && !after.focusReporting, "\(after)")
+  }
+
+  @Test("control: a fault whose handler cannot run leaves the shown password on the screen")
+  func revealedLineLeftWithoutHandler() throws {
+    let directory = try ShortTemporaryDirectory()
+    let session = try startFaultingPrompt(.stackOverflowWithoutAlternateStack, in: directory)
+    _ = try revealTypedText(in: session)
+    try session.send(signal: TestHook.faultTrigger)
+    #expect(try session.waitForExit() == .signaled(SIGSEGV))
+    #expect(try session.screen().contains("Password: abQz7"))
   }
 
   @Test("control: without the alternate stack a stack overflow leaves the terminal raw")

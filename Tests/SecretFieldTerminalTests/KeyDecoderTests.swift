@@ -111,7 +111,9 @@ let sequenceCases: [DecoderCase] = [
   DecoderCase("DCS ended by ST", esc + "P1$r0m" + esc + "\\", [key(.unknownSequence)]),
   DecoderCase("APC ended by ST", esc + "_Gi=1;OK" + esc + "\\", [key(.unknownSequence)]),
   DecoderCase(
-    "an ESC inside an OSC that is not ST", esc + "]0;a" + esc + "b\u{07}", [key(.unknownSequence)]),
+    "an ESC inside an OSC that is not ST ends it, and is Alt's", esc + "]0;a" + esc + "b\u{07}",
+    [key(.unknownSequence), key(.key(.character("b"), .alt)), key(.key(.character("g"), .control))]
+  ),
   DecoderCase("Alt+x, never text", esc + "x", [key(.key(.character("x"), .alt))]),
   DecoderCase("Alt+Y is Alt+Shift+y", esc + "Y", [key(.key(.character("y"), [.alt, .shift]))]),
   DecoderCase("Alt+é is unknown, whole", esc + "é", [key(.unknownSequence)]),
@@ -120,7 +122,7 @@ let sequenceCases: [DecoderCase] = [
   DecoderCase("Alt+x then text", esc + "xab", [key(.key(.character("x"), .alt)), .text("ab")]),
   DecoderCase("a lone Esc, nothing after", esc, [key(.escape)]),
   DecoderCase("Esc Esc is two Escs", esc + esc, [key(.escape), key(.escape)]),
-  DecoderCase("Esc then a sequence", esc + csi + "D", [key(.escape), key(.moveLeft)]),
+  DecoderCase("Esc before a sequence is Alt: Alt+Left", esc + csi + "D", [key(.moveWordLeft)]),
   DecoderCase(
     "an unfinished CSI is unknown after the timeout", csi + "1;", [key(.unknownSequence)]),
   DecoderCase("an unfinished SS3 is unknown after the timeout", esc + "O", [key(.unknownSequence)]),

@@ -9,7 +9,9 @@
 /// What the decoder adds, mirrored here: DEC's parser runs a sequence with a
 /// parameter byte after an intermediate on to its final byte; a byte outside a
 /// sequence's classes ends it and starts anew; a string also ends at BEL or
-/// C2 9C; ESC and one character is Alt+key; `CSI 200 ~` starts a bracketed
+/// C2 9C, and just before an ESC that does not start ST or any other C0
+/// control (a key typed after Alt+], which aborts it); ESC and one character
+/// is Alt+key; `CSI 200 ~` starts a bracketed
 /// paste whose content runs, unparsed, to `ESC [ 2 0 1 ~`. At the end of the
 /// stream an unfinished sequence or character is taken as it is. A CSI longer
 /// than `maximumSequenceCount` bytes is over-long, however the reads cut it:
@@ -158,15 +160,20 @@ struct ECMA48Tokenizer {
     return offset
   }
 
-  /// Where a control string ends: after BEL, `ESC \` or `C2 9C`, or at the end.
+  /// Where a control string ends: after BEL, `ESC \` or `C2 9C`; before any
+  /// other ESC or C0 control; or at the end.
   func stringEnd(from start: Int) -> Int {
     var offset = start
     while offset < stream.count {
       let byte = stream[offset]
       if byte == 0x07 { return offset + 1 }
-      if offset + 1 < stream.count {
-        if byte == 0x1B && stream[offset + 1] == UInt8(ascii: "\\") { return offset + 2 }
-        if byte == 0xC2 && stream[offset + 1] == 0x9C { return offset + 2 }
+      if byte == 0x1B {
+        let isTerminator = offset + 1 < stream.count && stream[offset + 1] == UInt8(ascii: "\\")
+        return isTerminator ? offset + 2 : offset
+      }
+      if byte < 0x20 { return offset }
+      if byte == 0xC2 && offset + 1 < stream.count && stream[offset + 1] == 0x9C {
+        return offset + 2
       }
       offset += 1
     }

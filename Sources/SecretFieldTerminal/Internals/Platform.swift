@@ -147,6 +147,13 @@ enum Platform {
     return tcsetattr(descriptor, TCSAFLUSH, &copy) == 0 ? nil : Errno(errno)
   }
 
+  /// Waits until everything written to the terminal has been transmitted
+  /// (`tcdrain(3)`), retrying `EINTR`. Stops a background process by
+  /// `SIGTTOU`: call it in the foreground only.
+  static func drainOutput(_ descriptor: Int32) {
+    while tcdrain(descriptor) < 0 && errno == EINTR {}
+  }
+
   /// The window size of a terminal (`TIOCGWINSZ`), or nil when it reports none.
   static func windowSize(_ descriptor: Int32) -> (columns: Int, rows: Int)? {
     var size = winsize()

@@ -139,6 +139,21 @@ struct DecoderState {
     }
     let deadline = pendingSince! + configuration.escapeTimeout
     guard now >= deadline else { return .needsInputBefore(deadline) }
+    if kind == .escape {
+      // ESC, or ESC ESC with nothing after: each is Esc, the second at once,
+      // since it has waited as long.
+      view.consume(1)
+      pendingCount = view.remaining
+      if view.isEmpty { pendingSince = nil }
+      return .event(.escape)
+    }
+    if kind == .sequence, SequenceScanner.endsInStringsEscape(view.front) {
+      // A string waiting at an ESC that no `\` followed: the string ends
+      // there, and the ESC, which has waited as long, is Esc at once.
+      view.consume(view.remaining - 1)
+      pendingCount = view.remaining
+      return .event(.unknownSequence)
+    }
     pendingSince = nil
     // The unfinished part always runs to the end of the input. A sequence's
     // bytes that come later still belong to it: swallow them to its end.
@@ -147,7 +162,7 @@ struct DecoderState {
     }
     view.consumeAll()
     switch kind {
-    case .escape: return .event(.escape)
+    case .escape: preconditionFailure("handled above")
     case .sequence: return .event(.unknownSequence)
     case .character: return .event(.invalidText)
     }

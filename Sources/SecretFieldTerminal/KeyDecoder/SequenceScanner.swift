@@ -27,6 +27,11 @@ enum SequenceScanner {
       return scanText(bytes)
     }
     if case .incomplete(.sequence) = token, bytes.count >= maximumSequenceCount {
+      if endsInStringsEscape(bytes) {
+        // A string too long to keep, cut at an ESC that may not be its
+        // terminator: it ends there, and the ESC is scanned anew.
+        return .overlong(nil, length: bytes.count - 1)
+      }
       // Too long to keep: drop what is here, and swallow the rest to its end.
       return .overlong(swallowState(afterPending: bytes), length: bytes.count)
     }
@@ -150,17 +155,26 @@ enum SequenceScanner {
 
   // MARK: Escape sequences
 
-  static func scanEscape(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+  /// An escape sequence, a string, or a key with Alt; `altHeld` when an Esc
+  /// came before it as Alt's prefix (`ESC ESC [ A` is Alt+Up).
+  static func scanEscape(_ bytes: UnsafeRawBufferPointer, altHeld: Bool = false) -> InputToken {
     guard bytes.count > 1 else { return .incomplete(.escape) }
     switch bytes[1] {
-    case UInt8(ascii: "["): return scanControlSequence(bytes)
-    case UInt8(ascii: "O"): return scanSingleShift(bytes)
+    case UInt8(ascii: "["): return scanControlSequence(bytes, altHeld: altHeld)
+    case UInt8(ascii: "O"): return scanSingleShift(bytes, altHeld: altHeld)
     case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"),
       UInt8(ascii: "X"):
       return scanString(bytes)
     case escape:
-      // ESC ESC: the first is Esc, the key; the second starts over.
-      return .event(.escape, length: 1)
+      // ESC ESC: alone, or before a third ESC, the first is Esc, the key.
+      // Before anything else it is Alt, as a terminal that sends Alt as an
+      // Esc prefix sends it (Alt+Up, Alt+x, Alt+Alt+x): the key it prefixes
+      // with Alt, never a lone Esc that would cancel.
+      guard !altHeld, bytes.count > 2 else {
+        return altHeld ? .event(.escape, length: 1) : .incomplete(.escape)
+      }
+      if bytes[2] == escape { return .event(.escape, length: 1) }
+      return withAltPrefix(scanEscape(UnsafeRawBufferPointer(rebasing: bytes[1...]), altHeld: true))
     case 0x20...0x2F:
       // ESC I...I F (ECMA-35's nF sequences, as `ESC ( B`): the intermediates
       // and the final byte belong to it.
@@ -189,6 +203,29 @@ enum SequenceScanner {
       if bytes[1] == 0x7F { return .event(.deleteWordBackward, length: 2) }
       return .event(.unknownSequence, length: 2)
     }
+  }
+
+  /// The token of an Esc and, after it, `token` (scanned with Alt held): the
+  /// same key one byte longer. Before a terminal's reply or a paste, which no
+  /// key prefixes, the Esc is Esc, the key.
+  static func withAltPrefix(_ token: InputToken) -> InputToken {
+    switch token {
+    case .event(.focusIn, _), .event(.focusOut, _), .event(.keyboardFlags, _),
+      .event(.deviceAttributes, _), .pasteStart:
+      return .event(.escape, length: 1)
+    case .event(let event, let length): return .event(event, length: length + 1)
+    case .legacyKey(let event, let modifiers, let isRelease, let length):
+      return .legacyKey(event, modifiers: modifiers, isRelease: isRelease, length: length + 1)
+    case .kittyKey(let key, let length): return .kittyKey(key, length: length + 1)
+    case .incomplete: return .incomplete(.sequence)
+    case .text, .overlong: preconditionFailure("SequenceScanner: an escape is never text")
+    }
+  }
+
+  /// A modifier parameter (xterm's, the kitty protocol's) with Alt added.
+  static func addingAlt(to modifiers: Int?, _ altHeld: Bool) -> Int? {
+    guard altHeld else { return modifiers }
+    return (max(0, (modifiers ?? 1) - 1) | ModifierBits.alt) + 1
   }
 
   /// The layout of a control sequence: parameters, intermediates and the final
@@ -229,17 +266,21 @@ enum SequenceScanner {
         length: offset + 1))
   }
 
-  static func scanControlSequence(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+  static func scanControlSequence(_ bytes: UnsafeRawBufferPointer, altHeld: Bool = false)
+    -> InputToken
+  {
     switch layout(bytes, from: 2) {
     case .incomplete: return .incomplete(.sequence)
     case .malformed(let length): return .event(.unknownSequence, length: length)
     case .complete(let layout):
-      return controlSequence(bytes, layout)
+      return controlSequence(bytes, layout, altHeld: altHeld)
     }
   }
 
   /// SS3 (`ESC O`): arrows, Home and End in application cursor mode, keypad Enter.
-  static func scanSingleShift(_ bytes: UnsafeRawBufferPointer) -> InputToken {
+  static func scanSingleShift(_ bytes: UnsafeRawBufferPointer, altHeld: Bool = false)
+    -> InputToken
+  {
     switch layout(bytes, from: 2) {
     case .incomplete: return .incomplete(.sequence)
     case .malformed(let length): return .event(.unknownSequence, length: length)
@@ -249,9 +290,11 @@ enum SequenceScanner {
         return .event(.unknownSequence, length: layout.length)
       }
       // Some terminals put the modifier straight after SS3 (`ESC O 5 D`).
-      let modifiers = parameters.count > 1 ? parameters.value(1) : parameters.value(0)
+      let modifiers = addingAlt(
+        to: parameters.count > 1 ? parameters.value(1) : parameters.value(0), altHeld)
       if layout.final == UInt8(ascii: "M") {
-        return .event(.submit, length: layout.length)
+        // Keypad Enter; with Alt, as Alt+Enter (`ESC CR`), nothing.
+        return .event(altHeld ? .unknownSequence : .submit, length: layout.length)
       }
       let event = cursorKey(layout.final, modifiers: modifiers)
       return .legacyKey(event, modifiers: modifiers, isRelease: false, length: layout.length)
@@ -259,12 +302,27 @@ enum SequenceScanner {
   }
 
   /// OSC, DCS, APC, PM, SOS: consumed up to ST (`ESC \`, or U+009C in
-  /// UTF-8) or BEL.
+  /// UTF-8) or BEL; or up to, and without, another ESC or a C0 control, which
+  /// ends the string (ECMA-48 lets a control abort it) and is then a key of
+  /// its own: a string from the keyboard (Alt+] on a terminal that sends Alt
+  /// as an Esc prefix) never swallows Enter, Esc or ^C. A last ESC may be the
+  /// start of ST: incomplete, until more comes or the wait ends.
   static func scanString(_ bytes: UnsafeRawBufferPointer) -> InputToken {
-    switch swallow(bytes, from: 2, .string(afterEscape: false, afterC1Lead: false)) {
+    switch swallow(bytes, from: 2, .string(afterC1Lead: false)) {
+    case (let length, nil) where length == bytes.count - 1 && bytes[length] == escape:
+      .incomplete(.sequence)
     case (let length, nil): .event(.unknownSequence, length: length)
     case (_, .some): .incomplete(.sequence)
     }
+  }
+
+  /// Whether `bytes`, an unfinished sequence, is a string whose last byte is
+  /// an ESC: the string ends before it if no `\` follows.
+  static func endsInStringsEscape(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count > 2, bytes[bytes.count - 1] == escape else { return false }
+    // Only a string runs on to an ESC unfinished: a control sequence ends
+    // before one (malformed), and so does ESC with intermediates.
+    return true
   }
 
   /// A C1 control sent as UTF-8 (`C2 9B` for CSI): the same sequence as its
@@ -296,9 +354,10 @@ enum SequenceScanner {
     case controlSequence
     /// After `ESC` and intermediates: more of them until the final.
     case escapeIntermediates
-    /// Inside a control string; the last byte was ESC or C2 (the start of an
-    /// ST in either form).
-    case string(afterEscape: Bool, afterC1Lead: Bool)
+    /// Inside a control string; the last byte was C2 (the start of an ST in
+    /// UTF-8). An ESC, the start of the other ST, is never swallowed alone:
+    /// the string ends before it when it is not followed by `\\`.
+    case string(afterC1Lead: Bool)
   }
 
   /// Consumes the bytes from `start` that belong to a sequence in `state`.
@@ -324,17 +383,21 @@ enum SequenceScanner {
         return (ends ? offset + 1 : offset, nil)
       }
       return (offset, state)
-    case .string(var afterEscape, var afterC1Lead):
+    case .string(var afterC1Lead):
       while offset < bytes.count {
         let byte = bytes[offset]
-        offset += 1
-        if afterEscape && byte == UInt8(ascii: "\\") { return (offset, nil) }
-        if afterC1Lead && byte == 0x9C { return (offset, nil) }
-        if byte == 0x07 { return (offset, nil) }
-        afterEscape = byte == escape
+        if afterC1Lead && byte == 0x9C { return (offset + 1, nil) }
+        if byte == 0x07 { return (offset + 1, nil) }  // BEL, as xterm's replies end
+        if byte == escape {
+          let isTerminator = offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: "\\")
+          return (isTerminator ? offset + 2 : offset, nil)
+        }
+        // Any other C0 control aborts the string and is a key: Enter, ^C, ^D.
+        if byte < 0x20 { return (offset, nil) }
         afterC1Lead = byte == c1Lead
+        offset += 1
       }
-      return (offset, .string(afterEscape: afterEscape, afterC1Lead: afterC1Lead))
+      return (offset, .string(afterC1Lead: afterC1Lead))
     }
   }
 
@@ -343,6 +406,10 @@ enum SequenceScanner {
   /// Alt+key whose character was cut short).
   static func swallowState(afterPending bytes: UnsafeRawBufferPointer) -> Swallow? {
     guard bytes.count > 1 else { return nil }
+    if bytes.count > 2, bytes[0] == escape, bytes[1] == escape {
+      // Alt's Esc before a sequence: the sequence's state.
+      return swallowState(afterPending: UnsafeRawBufferPointer(rebasing: bytes[1...]))
+    }
     let introducer: UInt8
     if bytes[0] == escape {
       introducer = bytes[1]
@@ -356,7 +423,7 @@ enum SequenceScanner {
     case UInt8(ascii: "["), UInt8(ascii: "O"), UInt8(ascii: "N"): state = .controlSequence
     case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"),
       UInt8(ascii: "X"):
-      state = .string(afterEscape: false, afterC1Lead: false)
+      state = .string(afterC1Lead: false)
     case 0x20...0x2F: return swallow(bytes, from: 1, .escapeIntermediates).state
     default: return nil
     }
@@ -405,7 +472,9 @@ enum SequenceScanner {
     }
   }
 
-  static func controlSequence(_ bytes: UnsafeRawBufferPointer, _ layout: Layout) -> InputToken {
+  static func controlSequence(
+    _ bytes: UnsafeRawBufferPointer, _ layout: Layout, altHeld: Bool = false
+  ) -> InputToken {
     let length = layout.length
     let parameters = Parameters(bytes, layout.parameters)
     // A key whose parameters do not parse is dropped, not guessed.
@@ -425,16 +494,19 @@ enum SequenceScanner {
     case (UInt8(ascii: "?"), UInt8(ascii: "c")):
       return .event(.deviceAttributes, length: length)
     case (nil, UInt8(ascii: "u")):
-      guard let key = parameters.kittyKey() else { return .event(.unknownSequence, length: length) }
+      guard var key = parameters.kittyKey() else {
+        return .event(.unknownSequence, length: length)
+      }
+      key.modifiers = addingAlt(to: key.modifiers, altHeld) ?? key.modifiers
       return .kittyKey(key, length: length)
     case (nil, UInt8(ascii: "~")):
       if parameters.value(0) == 200 { return .pasteStart(length: length) }
-      let event = tildeKey(parameters.value(0), modifiers: parameters.value(1))
+      let modifiers = addingAlt(to: parameters.value(1), altHeld)
+      let event = tildeKey(parameters.value(0), modifiers: modifiers)
       return .legacyKey(
-        event, modifiers: parameters.value(1), isRelease: parameters.secondValue(1) == 3,
-        length: length)
+        event, modifiers: modifiers, isRelease: parameters.secondValue(1) == 3, length: length)
     case (nil, _):
-      let modifiers = parameters.value(1)
+      let modifiers = addingAlt(to: parameters.value(1), altHeld)
       return .legacyKey(
         cursorKey(final, modifiers: modifiers), modifiers: modifiers,
         isRelease: parameters.secondValue(1) == 3, length: length)

@@ -17,6 +17,9 @@ struct PromptLoop: ~Copyable {
   var cellColumns: [Int] = []
   var statusLines: [PromptStatusLine] = []
   var output = ScreenOutput()
+  /// What masks the line again, prepared while it shows revealed text, for
+  /// the fault handler (``FaultRestore/publishMask(_:)``).
+  var faultMask = ScreenOutput()
   let configuration: PromptConfiguration
   /// When the whole prompt times out.
   let deadline: ContinuousClock.Instant?
@@ -343,7 +346,20 @@ struct PromptLoop: ~Copyable {
       editedFrom: editedFrom, redrawingAll: redrawsAll, into: &output)
     editedFrom = nil
     redrawsAll = false
+    let reveals = !output.reveals.isEmpty || renderer.showsRevealed
+    if reveals { prepareFaultMask() }
     try writer.write(output, revealingFrom: editor.field)
+    if !reveals { FaultRestore.withdrawMask() }
+  }
+
+  /// Prepares, before a frame that shows revealed text is written, what a
+  /// fault handler writes to mask it (the line as ``finish()`` would draw it,
+  /// from a copy of the renderer, which it leaves as it is): a fault must not
+  /// leave the password on the screen, and the handler can only `write(2)`.
+  mutating func prepareFaultMask() {
+    var ending = renderer
+    ending.finish(line, columns: columns, into: &faultMask)
+    faultMask.withUnsafeText { FaultRestore.publishMask($0) }
   }
 
   // MARK: The early echo
@@ -368,6 +384,7 @@ struct PromptLoop: ~Copyable {
     editor.field.render(at: .now, into: &line)
     renderer.finish(line, columns: columns, into: &output)
     try writer.write(output, revealingFrom: editor.field)
+    FaultRestore.withdrawMask()
   }
 
   // MARK: Secrets

@@ -53,6 +53,8 @@ package struct PromptRenderer: Sendable {
   /// forgotten.
   var previous = Frame()
   var hasPrevious = false
+  /// Whether the last frame drawn shows revealed text on the screen.
+  var showsRevealed: Bool { hasPrevious && previous.revealsAny }
   /// The frame before `previous`, kept for its buffers: the next frame is laid
   /// out in it.
   var spare = Frame()

@@ -101,6 +101,11 @@ package struct ScreenOutput: Sendable {
     text.append(UInt8(ascii: "A"))
   }
 
+  /// Lends ``text``'s bytes, which are never secret.
+  func withUnsafeText<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    text.withUnsafeBytes(body)
+  }
+
   /// Notes that the field's bytes in `range` are written here, after the text
   /// gathered so far.
   mutating func appendRevealed(_ range: Range<Int>) {

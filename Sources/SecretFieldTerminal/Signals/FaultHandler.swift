@@ -8,11 +8,13 @@ import Synchronization
 /// ``SignalRelay``: a real fault happens again as soon as its handler returns,
 /// so the main loop never runs. Their handler does the restore itself, with
 /// async-signal-safe calls only (`signal-safety(7)`): `write(2)` of the
-/// sequences that turn off what ``TerminalDevice`` turned on (keyboard flags,
-/// focus reporting, bracketed paste) and `tcsetattr(3)` of the termios it saved
-/// when it entered raw mode. Both were recorded when raw mode was entered, in
-/// memory made before any handler was installed; the handler allocates
-/// nothing and takes no lock. It is installed with `SA_RESETHAND` and
+/// masked redraw of a line that shows revealed text, then of the sequences
+/// that turn off what ``TerminalDevice`` turned on (keyboard flags, focus
+/// reporting, bracketed paste), and `tcsetattr(3)` of the termios it saved
+/// when it entered raw mode. The modes were recorded when raw mode was
+/// entered, and the masked redraw by the prompt whenever it drew a revealed
+/// frame (``FaultRestore/publishMask(_:)``), in memory made before any handler
+/// was installed; the handler allocates nothing and takes no lock. It is installed with `SA_RESETHAND` and
 /// `SA_NODEFER`, so the default action is back when it runs, and it raises the
 /// signal again: the process dies by the same signal (a real fault, returning
 /// into the faulting instruction, dies the same way).
@@ -59,6 +61,8 @@ package enum FaultHandler {
     #endif
     // Make the storage before a handler can read it.
     _ = FaultRestore.savedAttributes
+    _ = FaultRestore.maskSlots
+    FaultRestore.withdrawMask()
     // A parent may start the tool with some of them blocked (a test runner's
     // thread, gpg-agent's): one sent with `kill` would then wait for ever.
     var unblocked = sigset_t()
@@ -141,6 +145,53 @@ enum FaultRestore {
   static func disarm() {
     descriptor.store(-1, ordering: .releasing)
     modes.store(0, ordering: .releasing)
+    withdrawMask()
+  }
+
+  // MARK: The masked redraw
+
+  /// The most bytes a masked redraw may take: a line is one row of the
+  /// terminal, prompt and masks, so 16 KiB is a row of over 5,000 columns of
+  /// three-byte glyphs. A longer one is replaced by an erase of the row.
+  static let maskCapacity = 16 * 1024
+  /// Two slots of ``maskCapacity`` bytes: one is written while the handler
+  /// may read the other.
+  nonisolated(unsafe) static let maskSlots: UnsafeMutableRawPointer = {
+    let pointer = UnsafeMutableRawPointer.allocate(byteCount: 2 * maskCapacity, alignment: 16)
+    pointer.initializeMemory(as: UInt8.self, repeating: 0, count: 2 * maskCapacity)
+    return pointer
+  }()
+  /// The published redraw: its length in the low 32 bits and its slot in bit
+  /// 32; 0 when the line shows nothing to mask.
+  static let mask = Atomic<UInt64>(0)
+  /// Clears to the end of the row from its start: what masks the line when
+  /// its redraw does not fit.
+  static let eraseRow: StaticString = "\r\u{1B}[K"
+
+  /// The line on the screen shows revealed text: `bytes` (masks, the prompt,
+  /// escape sequences, never a secret) redraw it masked from the row the
+  /// cursor is on, should the process die of a fault before it is masked.
+  ///
+  /// - Complexity: O(`bytes`), one copy into the slot the handler is not
+  ///   reading; allocates nothing.
+  static func publishMask(_ bytes: UnsafeRawBufferPointer) {
+    let current = mask.load(ordering: .acquiring)
+    let slot: UInt64 = (current >> 32) & 1 == 0 ? 1 : 0
+    let target = maskSlots + Int(slot) * maskCapacity
+    let count: Int
+    if bytes.count <= maskCapacity, let start = bytes.baseAddress {
+      target.copyMemory(from: start, byteCount: bytes.count)
+      count = bytes.count
+    } else {
+      target.copyMemory(from: eraseRow.utf8Start, byteCount: eraseRow.utf8CodeUnitCount)
+      count = eraseRow.utf8CodeUnitCount
+    }
+    mask.store(slot << 32 | UInt64(count), ordering: .releasing)
+  }
+
+  /// The line shows nothing revealed any more.
+  static func withdrawMask() {
+    mask.store(mask.load(ordering: .relaxed) & (1 << 32), ordering: .releasing)
   }
 }
 
@@ -152,8 +203,32 @@ let restoreWipeAndDie:
     let descriptor = FaultRestore.descriptor.load(ordering: .acquiring)
     if descriptor >= 0 {
       let modes = FaultRestore.modes.load(ordering: .acquiring)
+      func sendAll(_ start: UnsafeRawPointer, _ count: Int) {
+        var written = 0
+        while written < count {
+          let result = write(descriptor, start + written, count - written)
+          if result > 0 {
+            written += result
+          } else if result < 0 && errno == EINTR {
+            continue
+          } else if result < 0 && errno == EAGAIN {
+            // A non-blocking terminal that is full: wait for room, a while.
+            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            if poll(&ready, 1, 1000) <= 0 { return }
+          } else {
+            return
+          }
+        }
+      }
       func send(_ sequence: StaticString) {
-        _ = write(descriptor, sequence.utf8Start, sequence.utf8CodeUnitCount)
+        sendAll(sequence.utf8Start, sequence.utf8CodeUnitCount)
+      }
+      // First the line: revealed text masked before anything else is done.
+      let mask = FaultRestore.mask.load(ordering: .acquiring)
+      let maskCount = Int(mask & 0xFFFF_FFFF)
+      if maskCount > 0 {
+        sendAll(
+          FaultRestore.maskSlots + Int((mask >> 32) & 1) * FaultRestore.maskCapacity, maskCount)
       }
       // The same sequences as ControlSequence's, as constants: no String here.
       if modes & FaultRestore.keyboardFlags != 0 { send("\u{1B}[<u") }

@@ -122,6 +122,11 @@ extension TerminalDevice {
         Platform.writeAll(descriptor, UnsafeRawBufferPointer($0))
       }
       succeeded = failure == nil
+      // Wait until the terminal has taken them (and the last frame before
+      // them): the tool may exit at once. `TCSAFLUSH` below drains too, but
+      // not when it fails or is not done; from the background the drain
+      // would stop the process, so only in the foreground.
+      if Platform.isForeground(descriptor) { Platform.drainOutput(descriptor) }
       modes.pushedKeyboardFlags = nil
       modes.focusReporting = false
       modes.bracketedPaste = false
