@@ -33,8 +33,10 @@ struct SecretSourceResidueTests {
       let directory = try! SourceDirectory()
       let path = try! directory.markerFile("secret", marker)
       checkResidue(of: .file(path: path), marker)
+      // A credential is the whole file, so it has no line feed to drop.
+      _ = try! directory.markerFile("credential", marker, lineFeed: false)
       setenv("CREDENTIALS_DIRECTORY", directory.path, 1)
-      checkResidue(of: .credential(name: "secret"), marker)
+      checkResidue(of: .credential(name: "credential"), marker)
     }
   }
 

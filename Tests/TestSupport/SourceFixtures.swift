@@ -44,23 +44,26 @@ public final class SourceDirectory {
   /// Writes `marker` and a line feed to the file `name`, from secure memory, so
   /// that no ordinary memory of this process ever holds the plain marker.
   @discardableResult
-  public func markerFile(_ name: String, _ marker: Marker, mode: UInt32 = 0o600) throws -> String {
+  public func markerFile(
+    _ name: String, _ marker: Marker, mode: UInt32 = 0o600, lineFeed: Bool = true
+  ) throws -> String {
     let path = try file(name, [], mode: 0o600)
     let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
     defer { close(descriptor) }
-    writeMarker(marker, to: descriptor)
+    writeMarker(marker, to: descriptor, lineFeed: lineFeed)
     guard chmod(path, mode) == 0 else { throw FixtureError("chmod \(path): \(errno)") }
     return path
   }
 }
 
-/// Writes `marker` and a line feed to `descriptor` from a secure buffer, where
-/// it is unmasked; the buffer is wiped when this returns.
-public func writeMarker(_ marker: Marker, to descriptor: Int32) {
+/// Writes `marker` and (unless `lineFeed` is false) a line feed to
+/// `descriptor` from a secure buffer, where it is unmasked; the buffer is
+/// wiped when this returns.
+public func writeMarker(_ marker: Marker, to descriptor: Int32, lineFeed: Bool = true) {
   var buffer = try! SecureBuffer(capacity: marker.count + 1)
   marker.masked.withUnsafeBytes { try! buffer.append($0) }
   buffer.withUnsafeMutableBytes { marker.unmask(in: $0) }
-  try! buffer.append(count: 1) { $0[0] = 0x0A }
+  if lineFeed { try! buffer.append(count: 1) { $0[0] = 0x0A } }
   try! buffer.write(to: descriptor)
 }
 
