@@ -64,6 +64,13 @@ public struct PasswordPrompt: Sendable {
   /// - Parameter withdrawal: how the asker may take the question back while it
   ///   is on the screen (a password agent's request that went away); the
   ///   prompt then ends with ``PromptResult/withdrawn``. Nil for none.
+  /// - Parameter handOver: called with the result once the prompt is done
+  ///   and before the terminal's modes are restored, unless a fatal signal
+  ///   ends the process: work that passes the answer on (a password agent's
+  ///   send to an asker that may be slow to read) runs while echo is still
+  ///   off, so keys typed meanwhile are never echoed (restoring with
+  ///   `TCSAFLUSH` then drops them). The process's signals wait until it
+  ///   returns. It may read the password with `withUnsafeBytes`.
   /// - Parameter resources: the relay and buffers kept from the last prompt,
   ///   for a program that asks more than once; the prompt relays through the
   ///   kept relay while it runs, pauses it before it returns, and gives the
@@ -78,7 +85,8 @@ public struct PasswordPrompt: Sendable {
     annotatingEdits annotate: ((borrowing SecretFieldState) -> String?)? = nil,
     afterFirstDraw: (() -> Void)? = nil,
     withdrawal: PromptWithdrawal? = nil,
-    reusing resources: PromptResources? = nil
+    reusing resources: PromptResources? = nil,
+    beforeRestoring handOver: (borrowing PromptResult) -> Void = { _ in }
   ) throws(TerminalError) -> PromptResult {
     let decoderConfiguration = Self.decoderConfiguration(for: configuration)
     let setup = TerminalSession.Setup(
@@ -108,7 +116,8 @@ public struct PasswordPrompt: Sendable {
     ) { terminal, relay, decoder, fatal throws(TerminalError) in
       try ask(
         terminal: &terminal, relay: relay, decoder: &decoder, field: &field, fatal: &fatal,
-        annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal)
+        annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal,
+        handOver: handOver)
     }
   }
 
@@ -125,12 +134,13 @@ public struct PasswordPrompt: Sendable {
 
   /// The prompt on a session's terminal: `field` is used when given (else
   /// made) and left in place, wiped, for the caller to keep; a fatal signal
-  /// seen while waiting for the terminal's late replies goes to `fatal`.
+  /// seen while waiting for the terminal's late replies goes to `fatal`;
+  /// `handOver` sees the result before the session restores the terminal.
   private func ask(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     field: inout SecretFieldState?, fatal: inout TerminalSignal?,
     annotate: ((borrowing SecretFieldState) -> String?)?, afterFirstDraw: (() -> Void)?,
-    withdrawal: PromptWithdrawal?
+    withdrawal: PromptWithdrawal?, handOver: (borrowing PromptResult) -> Void
   ) throws(TerminalError) -> PromptResult {
     let locale = configuration.locale ?? .current
     var loop = try PromptLoop(
@@ -159,6 +169,8 @@ public struct PasswordPrompt: Sendable {
     // A failure here leaves at worst a late reply unread: the result stands.
     fatal = try? loop.awaitHandshakeReplies(terminal: &terminal, relay: relay, decoder: &decoder)
     field = loop.takeField()
+    // Still in the prompt's modes: nothing typed while it runs is echoed.
+    if fatal == nil { handOver(result) }
     return result
   }
 }
