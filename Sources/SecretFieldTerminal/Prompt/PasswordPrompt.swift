@@ -43,6 +43,7 @@ import SecureMemory
 /// or dies by a signal) the line is drawn masked again and the lines under it
 /// erased.
 public struct PasswordPrompt: Sendable {
+
   /// What to ask and how.
   public var configuration: PromptConfiguration
 
@@ -83,6 +84,25 @@ public struct PasswordPrompt: Sendable {
   ///   A fatal signal does not return: the process dies by it.
   public func run(
     annotatingEdits annotate: ((borrowing SecretFieldState) -> String?)? = nil,
+    afterFirstDraw: (() -> Void)? = nil,
+    withdrawal: PromptWithdrawal? = nil,
+    reusing resources: PromptResources? = nil,
+    beforeRestoring handOver: (borrowing PromptResult) -> Void = { _ in }
+  ) throws(TerminalError) -> PromptResult {
+    let annotation: PromptAnnotation? = annotate.map { annotate in
+      { field, _ in annotate(field) }
+    }
+    return try run(
+      annotation: annotation, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal,
+      reusing: resources, beforeRestoring: handOver)
+  }
+
+  /// ``run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``
+  /// with an annotation that is also given what its wait should watch: one
+  /// that waits (a pinentry's quality inquiry) ends the wait when one of the
+  /// descriptors is readable, so keys and signals are served meanwhile.
+  package func run(
+    annotation annotate: PromptAnnotation?,
     afterFirstDraw: (() -> Void)? = nil,
     withdrawal: PromptWithdrawal? = nil,
     reusing resources: PromptResources? = nil,
@@ -139,7 +159,7 @@ public struct PasswordPrompt: Sendable {
   private func ask(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     field: inout SecretFieldState?, fatal: inout TerminalSignal?,
-    annotate: ((borrowing SecretFieldState) -> String?)?, afterFirstDraw: (() -> Void)?,
+    annotate: PromptAnnotation?, afterFirstDraw: (() -> Void)?,
     withdrawal: PromptWithdrawal?, handOver: (borrowing PromptResult) -> Void
   ) throws(TerminalError) -> PromptResult {
     let locale = configuration.locale ?? .current
@@ -174,3 +194,10 @@ public struct PasswordPrompt: Sendable {
     return result
   }
 }
+
+/// The line under a prompt's field after an edit, from the field and the
+/// descriptors a wait inside it should end on when readable (the terminal's
+/// keys, the signal relay's pipe); nil for none.
+package typealias PromptAnnotation = (
+  borrowing SecretFieldState, _ wakeDescriptors: [Int32]
+) -> String?
