@@ -10,8 +10,8 @@ package enum InquiryAnswer: ~Copyable {
   case cancelled
   /// The client closed its end before it finished the answer.
   case endOfInput
-  /// One of the descriptors the wait watched was readable before the answer
-  /// ended: the connection skips the rest of it before the next inquiry or
+  /// One of the descriptors the wait watched was readable, or its deadline
+  /// passed, before the answer ended: the connection skips the rest of it before the next inquiry or
   /// command.
   case interrupted
 }
@@ -28,7 +28,8 @@ extension AssuanConnection {
   ///
   /// With `descriptors` (a terminal's keys, a signal relay's pipe), the wait
   /// for the answer also ends when one of them is readable first
-  /// (``InquiryAnswer/interrupted``), so the caller can serve it.
+  /// (``InquiryAnswer/interrupted``), so the caller can serve it; so it does
+  /// at `deadline` (the prompt's timeout).
   ///
   /// - Parameters:
   ///   - keyword: the inquiry's keyword, such as `QUALITY`.
@@ -36,15 +37,18 @@ extension AssuanConnection {
   ///   - maximumDataCount: the most decoded bytes the answer may carry; a
   ///     longer answer is read to its end and reported as cancelled.
   ///   - descriptors: what else ends the wait when readable.
+  ///   - deadline: when the wait ends anyway; nil for none.
   /// - Throws: ``PinentryError`` when reading or writing fails.
   package func inquire(
     _ keyword: String, arguments: String? = nil, maximumDataCount: Int = 4096,
-    interruptedBy descriptors: [Int32] = []
+    interruptedBy descriptors: [Int32] = [], until deadline: ContinuousClock.Instant? = nil
   ) throws(PinentryError) -> InquiryAnswer {
-    guard try skipUnansweredInquiries(interruptedBy: descriptors) else { return .interrupted }
+    guard try skipUnansweredInquiries(interruptedBy: descriptors, until: deadline) else {
+      return .interrupted
+    }
     try send(.inquire(keyword, arguments))
     return try readInquiryAnswer(
-      maximumDataCount: maximumDataCount, interruptedBy: descriptors)
+      maximumDataCount: maximumDataCount, interruptedBy: descriptors, until: deadline)
   }
 
   /// Sends `INQUIRE <keyword> <secret, plus-escaped>` and reads the client's
@@ -59,9 +63,11 @@ extension AssuanConnection {
   package func inquire(
     _ keyword: String, secretArgument secret: borrowing SecureBuffer,
     range secretRange: Range<Int>? = nil, maximumDataCount: Int = 4096,
-    interruptedBy descriptors: [Int32] = []
+    interruptedBy descriptors: [Int32] = [], until deadline: ContinuousClock.Instant? = nil
   ) throws(PinentryError) -> InquiryAnswer {
-    guard try skipUnansweredInquiries(interruptedBy: descriptors) else { return .interrupted }
+    guard try skipUnansweredInquiries(interruptedBy: descriptors, until: deadline) else {
+      return .interrupted
+    }
     let range = secretRange ?? 0..<secret.count
     let head = Array("INQUIRE \(keyword) ".utf8)
     precondition(
@@ -79,7 +85,7 @@ extension AssuanConnection {
       try AssuanEscaping.appendConstant("\n", to: &buffer)
     }
     return try readInquiryAnswer(
-      maximumDataCount: maximumDataCount, interruptedBy: descriptors)
+      maximumDataCount: maximumDataCount, interruptedBy: descriptors, until: deadline)
   }
 
   /// What one line of an inquiry answer does.
@@ -101,9 +107,11 @@ extension AssuanConnection {
 
   /// Reads the rest of each answer a wait left unread (``unansweredInquiries``)
   /// and drops it; false when one of `descriptors` was readable first.
-  func skipUnansweredInquiries(interruptedBy descriptors: [Int32]) throws(PinentryError) -> Bool {
+  func skipUnansweredInquiries(
+    interruptedBy descriptors: [Int32], until deadline: ContinuousClock.Instant? = nil
+  ) throws(PinentryError) -> Bool {
     while unansweredInquiries > 0 {
-      let event = try withNextLine(interruptedBy: descriptors) { line -> Bool in
+      let event = try withNextLine(interruptedBy: descriptors, until: deadline) { line -> Bool in
         var line = line
         if line.last == UInt8(ascii: "\r") {
           line = UnsafeRawBufferPointer(rebasing: line.dropLast())
@@ -121,7 +129,8 @@ extension AssuanConnection {
   }
 
   func readInquiryAnswer(
-    maximumDataCount: Int, interruptedBy descriptors: [Int32] = []
+    maximumDataCount: Int, interruptedBy descriptors: [Int32] = [],
+    until deadline: ContinuousClock.Instant? = nil
   ) throws(PinentryError) -> InquiryAnswer {
     var data: SecureBuffer
     do {
@@ -133,7 +142,8 @@ extension AssuanConnection {
     var isUsable = true
     while true {
       var memoryFailure: SecureMemoryError?
-      let event = try withNextLine(interruptedBy: descriptors) { line -> AnswerStep in
+      let event = try withNextLine(interruptedBy: descriptors, until: deadline) {
+        line -> AnswerStep in
         var line = line
         if line.last == UInt8(ascii: "\r") {
           line = UnsafeRawBufferPointer(rebasing: line.dropLast())

@@ -47,20 +47,22 @@ extension AssuanConnection {
 
   /// Calls `body` with the next whole line, without its LF, from inside the
   /// incoming buffer's window, and removes the line in the same window.
-  /// With `descriptors`, a wait for input is one `poll(2)` on the input and
-  /// them, and ends (`.interrupted`) when one of them is readable first.
+  /// With `descriptors` or `deadline`, a wait for input is one `poll(2)` on
+  /// the input and them, and ends (`.interrupted`) when one of them is
+  /// readable first or the deadline passes.
   ///
   /// - Complexity: two `mprotect` calls per line, and two per `read(2)` when
   ///   no whole line is buffered.
   func withNextLine<Result>(
-    interruptedBy descriptors: [Int32] = [],
+    interruptedBy descriptors: [Int32] = [], until deadline: ContinuousClock.Instant? = nil,
     _ body: (UnsafeRawBufferPointer) -> Result
   ) throws(PinentryError) -> LineEvent<Result> {
     while true {
       if !incoming.isEmpty, let event = nextBufferedLine(body) { return event }
       // A failed poll falls through to the read, which reports it.
-      if !descriptors.isEmpty,
-        case .success(let ready) = System.waitReadable([input] + descriptors), !ready[0]
+      if !descriptors.isEmpty || deadline != nil,
+        case .success(let ready) = System.waitReadable([input] + descriptors, until: deadline),
+        !ready[0]
       {
         return .interrupted
       }

@@ -4,7 +4,7 @@ public import SecureMemory
 ///
 /// The session hands one to ``PinentryInterface/getPin(_:quality:)`` when the
 /// client asked for a quality bar (`SETQUALITYBAR`). The interface calls
-/// ``estimate(_:interruptedBy:)`` with the field's buffer whenever it wants a new value (after
+/// ``estimate(_:interruptedBy:until:)`` with the field's buffer whenever it wants a new value (after
 /// an edit, say); the call sends `INQUIRE QUALITY <plus-escaped passphrase>` on
 /// the session's connection and waits for the client's `D <number>` and `END`.
 /// It runs on the interface's thread, inside `getPin`: the session is waiting
@@ -31,7 +31,8 @@ public struct PassphraseQuality {
   /// The client's estimate of `passphrase`, from -100 (refused) to 100, or nil
   /// when there is none: the client cancelled the inquiry, answered without
   /// a number or with another command, one of `descriptors` was readable
-  /// before the answer came (a key or a signal to serve), or the connection
+  /// before the answer came (a key or a signal to serve) or `deadline` passed
+  /// (the prompt's timeout), or the connection
   /// failed (the session reports that when `getPin` returns).
   ///
   /// Sends at most the first ``maximumPassphraseCount`` bytes, cut back to the
@@ -40,7 +41,8 @@ public struct PassphraseQuality {
   ///
   /// - Complexity: one round trip to the client.
   public func estimate(
-    _ passphrase: borrowing SecureBuffer, interruptedBy descriptors: [Int32] = []
+    _ passphrase: borrowing SecureBuffer, interruptedBy descriptors: [Int32] = [],
+    until deadline: ContinuousClock.Instant? = nil
   ) -> Int? {
     precondition(
       connection.isServingPinRequest && connection.pinRequestGeneration == generation,
@@ -49,7 +51,8 @@ public struct PassphraseQuality {
     let count = Self.sendableCount(of: passphrase)
     do {
       let answer = try connection.inquire(
-        "QUALITY", secretArgument: passphrase, range: 0..<count, interruptedBy: descriptors)
+        "QUALITY", secretArgument: passphrase, range: 0..<count, interruptedBy: descriptors,
+        until: deadline)
       switch consume answer {
       case .data(let data): return Self.score(in: data)
       case .cancelled: return nil

@@ -124,8 +124,10 @@ public struct TerminalPinentry: PinentryInterface {
       do { scratch = try QualityScratch(storage: storage) } catch {
         return .failed(.general(error.description))
       }
-      annotate = { field, wakes in
-        scratch.annotation(of: field, meter: meter, quality: quality, interruptedBy: wakes)
+      annotate = { field, wake in
+        scratch.annotation(
+          of: field, meter: meter, quality: quality, interruptedBy: wake.descriptors,
+          until: wake.deadline)
       }
     }
     let result: PromptResult
@@ -222,10 +224,10 @@ final class QualityScratch {
   /// The quality line for `field`: the client's estimate drawn by `meter`, or
   /// an empty bar for an empty field (nothing is sent). The wait for the
   /// estimate ends early, drawn as unknown, when one of `descriptors` (the
-  /// terminal, the signal relay) is readable first.
+  /// terminal, the signal relay) is readable first or `deadline` passes.
   func annotation(
     of field: borrowing SecretFieldState, meter: QualityMeter, quality: PassphraseQuality,
-    interruptedBy descriptors: [Int32] = []
+    interruptedBy descriptors: [Int32] = [], until deadline: ContinuousClock.Instant? = nil
   ) -> String {
     guard !field.isEmpty else { return meter.line(score: 0) }
     defer { buffer.removeAll() }
@@ -239,6 +241,7 @@ final class QualityScratch {
       }
     }
     guard copied else { return meter.line(score: nil) }
-    return meter.line(score: quality.estimate(buffer, interruptedBy: descriptors))
+    return meter.line(
+      score: quality.estimate(buffer, interruptedBy: descriptors, until: deadline))
   }
 }

@@ -41,8 +41,9 @@ struct TerminalPinentryHostileTests {
 
   /// A pinentry asking with a quality bar, one key typed, and the
   /// `INQUIRE QUALITY` it sent for it read: the client now owes the answer.
-  static func inquiring() throws -> TerminalPinentryDriver {
+  static func inquiring(before: [String] = []) throws -> TerminalPinentryDriver {
     let driver = try TerminalPinentryDriver()
+    for line in before { try driver.expectOK(line) }
     try driver.expectOK("SETPROMPT Passphrase:")
     try driver.expectOK("SETQUALITYBAR")
     driver.send("GETPIN")
@@ -96,6 +97,19 @@ struct TerminalPinentryHostileTests {
     #expect(try driver.nextLine() == "D a")
     #expect(try driver.nextLine() == "OK")
     #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
+    driver.send("GETINFO pid")
+    #expect(try driver.nextLine() == "D \(driver.process.processID)")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
+  }
+
+  @Test("SETTIMEOUT runs out while INQUIRE QUALITY waits: timeout, the terminal restored")
+  func timeoutDuringInquiry() throws {
+    let driver = try Self.inquiring(before: ["SETTIMEOUT 1"])
+    #expect(try driver.nextLine() == "ERR 83886142 Timeout <Pinentry>")
+    #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
+    driver.send("D 50")
+    driver.send("END")
     driver.send("GETINFO pid")
     #expect(try driver.nextLine() == "D \(driver.process.processID)")
     #expect(try driver.nextLine() == "OK")

@@ -195,9 +195,15 @@ public struct PasswordPrompt: Sendable {
   }
 }
 
-/// The line under a prompt's field after an edit, from the field and the
-/// descriptors a wait inside it should end on when readable (the terminal's
-/// keys, the signal relay's pipe); nil for none.
-package typealias PromptAnnotation = (
-  borrowing SecretFieldState, _ wakeDescriptors: [Int32]
-) -> String?
+/// The line under a prompt's field after an edit, from the field and what
+/// a wait inside it should end on; nil for none.
+package typealias PromptAnnotation = (borrowing SecretFieldState, PromptWake) -> String?
+
+/// What ends a wait inside a prompt's annotation: the prompt has work.
+package struct PromptWake: Sendable {
+  /// Readable when there are keys or signals to serve: the terminal and the
+  /// signal relay's pipe.
+  package var descriptors: [Int32]
+  /// The prompt's own deadline (its timeout, its asker's); nil for none.
+  package var deadline: ContinuousClock.Instant?
+}

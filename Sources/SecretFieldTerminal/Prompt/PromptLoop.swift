@@ -335,7 +335,10 @@ struct PromptLoop: ~Copyable {
   mutating func draw(annotate: PromptAnnotation?) throws(TerminalError) {
     guard !isWaitingForForeground else { return }
     if needsAnnotation, let annotate {
-      annotation = annotate(editor.field, wakeDescriptors)
+      let wake = PromptWake(
+        descriptors: wakeDescriptors,
+        deadline: TerminalEventLoop.earliest(deadline, withdrawal?.deadline))
+      annotation = annotate(editor.field, wake)
     }
     needsAnnotation = false
     editor.field.render(at: .now, into: &line)
