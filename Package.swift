@@ -49,7 +49,8 @@ let package = Package(
         "SecretField", "SecretSources", "SecureMemory", "SystemCalls", "CSystemShims",
       ],
       swiftSettings: swiftSettings),
-    .target(name: "Pinentry", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    .target(
+      name: "Pinentry", dependencies: ["SecureMemory", "SystemCalls"], swiftSettings: swiftSettings),
     .target(
       name: "PinentryTerminal",
       dependencies: [

@@ -10,26 +10,45 @@ package enum InquiryAnswer: ~Copyable {
   case cancelled
   /// The client closed its end before it finished the answer.
   case endOfInput
+  /// One of the descriptors the wait watched was readable, or its deadline
+  /// passed, before the answer ended: the connection skips the rest of it before the next inquiry or
+  /// command.
+  case interrupted
 }
 
 extension AssuanConnection {
   /// Sends `INQUIRE <keyword> [<arguments>]` and reads the client's answer.
   ///
-  /// While the answer is read, comment and empty lines are skipped and other
-  /// commands are ignored, as pinentry does; `END` ends it, `CAN` (and `ERR`)
-  /// cancel it.
+  /// While the answer is read, comment and empty lines are skipped; `END`
+  /// ends it, `CAN` (and `ERR`) cancel it, and any other line (a command from
+  /// a client that did not take the inquiry) fails it as cancelled, the line
+  /// dropped, as libassuan's `assuan_inquire` fails with
+  /// `GPG_ERR_ASS_UNEXPECTED_CMD`: a client that never answers cannot hold
+  /// the pinentry.
+  ///
+  /// With `descriptors` (a terminal's keys, a signal relay's pipe), the wait
+  /// for the answer also ends when one of them is readable first
+  /// (``InquiryAnswer/interrupted``), so the caller can serve it; so it does
+  /// at `deadline` (the prompt's timeout).
   ///
   /// - Parameters:
   ///   - keyword: the inquiry's keyword, such as `QUALITY`.
   ///   - arguments: text after the keyword; it must hold no line break.
   ///   - maximumDataCount: the most decoded bytes the answer may carry; a
   ///     longer answer is read to its end and reported as cancelled.
+  ///   - descriptors: what else ends the wait when readable.
+  ///   - deadline: when the wait ends anyway; nil for none.
   /// - Throws: ``PinentryError`` when reading or writing fails.
   package func inquire(
-    _ keyword: String, arguments: String? = nil, maximumDataCount: Int = 4096
+    _ keyword: String, arguments: String? = nil, maximumDataCount: Int = 4096,
+    interruptedBy descriptors: [Int32] = [], until deadline: ContinuousClock.Instant? = nil
   ) throws(PinentryError) -> InquiryAnswer {
+    guard try skipUnansweredInquiries(interruptedBy: descriptors, until: deadline) else {
+      return .interrupted
+    }
     try send(.inquire(keyword, arguments))
-    return try readInquiryAnswer(maximumDataCount: maximumDataCount)
+    return try readInquiryAnswer(
+      maximumDataCount: maximumDataCount, interruptedBy: descriptors, until: deadline)
   }
 
   /// Sends `INQUIRE <keyword> <secret, plus-escaped>` and reads the client's
@@ -43,8 +62,12 @@ extension AssuanConnection {
   /// - Throws: ``PinentryError`` when reading or writing fails.
   package func inquire(
     _ keyword: String, secretArgument secret: borrowing SecureBuffer,
-    range secretRange: Range<Int>? = nil, maximumDataCount: Int = 4096
+    range secretRange: Range<Int>? = nil, maximumDataCount: Int = 4096,
+    interruptedBy descriptors: [Int32] = [], until deadline: ContinuousClock.Instant? = nil
   ) throws(PinentryError) -> InquiryAnswer {
+    guard try skipUnansweredInquiries(interruptedBy: descriptors, until: deadline) else {
+      return .interrupted
+    }
     let range = secretRange ?? 0..<secret.count
     let head = Array("INQUIRE \(keyword) ".utf8)
     precondition(
@@ -61,7 +84,8 @@ extension AssuanConnection {
       }
       try AssuanEscaping.appendConstant("\n", to: &buffer)
     }
-    return try readInquiryAnswer(maximumDataCount: maximumDataCount)
+    return try readInquiryAnswer(
+      maximumDataCount: maximumDataCount, interruptedBy: descriptors, until: deadline)
   }
 
   /// What one line of an inquiry answer does.
@@ -69,7 +93,45 @@ extension AssuanConnection {
     case proceed, end, cancel
   }
 
-  func readInquiryAnswer(maximumDataCount: Int) throws(PinentryError) -> InquiryAnswer {
+  /// What `line` of an answer is: its end (`END`), a cancel (`CAN`, `ERR`, or
+  /// another command), a line to skip (empty, a comment), or data (`D `).
+  private static func step(of line: UnsafeRawBufferPointer) -> (AnswerStep, isData: Bool) {
+    if hasKeyword("END", line) { return (.end, false) }
+    if hasKeyword("CAN", line) || hasKeyword("ERR", line) { return (.cancel, false) }
+    if line.isEmpty || line[0] == UInt8(ascii: "#") { return (.proceed, false) }
+    guard line.count >= 2, line[0] == UInt8(ascii: "D"), line[1] == UInt8(ascii: " ") else {
+      return (.cancel, false)
+    }
+    return (.proceed, true)
+  }
+
+  /// Reads the rest of each answer a wait left unread (``unansweredInquiries``)
+  /// and drops it; false when one of `descriptors` was readable first.
+  func skipUnansweredInquiries(
+    interruptedBy descriptors: [Int32], until deadline: ContinuousClock.Instant? = nil
+  ) throws(PinentryError) -> Bool {
+    while unansweredInquiries > 0 {
+      let event = try withNextLine(interruptedBy: descriptors, until: deadline) { line -> Bool in
+        var line = line
+        if line.last == UInt8(ascii: "\r") {
+          line = UnsafeRawBufferPointer(rebasing: line.dropLast())
+        }
+        return Self.step(of: line).0 != .proceed
+      }
+      switch event {
+      case .line(true): unansweredInquiries -= 1
+      case .line(false), .tooLong: continue
+      case .endOfInput: unansweredInquiries = 0
+      case .interrupted: return false
+      }
+    }
+    return true
+  }
+
+  func readInquiryAnswer(
+    maximumDataCount: Int, interruptedBy descriptors: [Int32] = [],
+    until deadline: ContinuousClock.Instant? = nil
+  ) throws(PinentryError) -> InquiryAnswer {
     var data: SecureBuffer
     do {
       data = try SecureBuffer(
@@ -80,15 +142,14 @@ extension AssuanConnection {
     var isUsable = true
     while true {
       var memoryFailure: SecureMemoryError?
-      let event = try withNextLine { line -> AnswerStep in
+      let event = try withNextLine(interruptedBy: descriptors, until: deadline) {
+        line -> AnswerStep in
         var line = line
         if line.last == UInt8(ascii: "\r") {
           line = UnsafeRawBufferPointer(rebasing: line.dropLast())
         }
-        if Self.hasKeyword("END", line) { return .end }
-        if Self.hasKeyword("CAN", line) || Self.hasKeyword("ERR", line) { return .cancel }
-        guard line.count >= 2, line[0] == UInt8(ascii: "D"), line[1] == UInt8(ascii: " "), isUsable
-        else { return .proceed }
+        let (step, isData) = Self.step(of: line)
+        guard isData, isUsable else { return step }
         let escaped = UnsafeRawBufferPointer(rebasing: line[2...])
         // Decoding never grows data, so an escaped length within the limit
         // stays within it; past it, count exactly.
@@ -112,6 +173,9 @@ extension AssuanConnection {
       case .line(.cancel): return .cancelled
       case .tooLong: isUsable = false
       case .endOfInput: return .endOfInput
+      case .interrupted:
+        unansweredInquiries += 1
+        return .interrupted
       }
     }
   }

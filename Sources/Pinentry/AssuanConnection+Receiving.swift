@@ -1,4 +1,5 @@
 import SecureMemory
+import SystemCalls
 
 /// What the client sent next.
 package enum AssuanInput: Sendable, Hashable {
@@ -16,6 +17,9 @@ enum LineEvent<Result> {
   case line(Result)
   case tooLong
   case endOfInput
+  /// One of the other descriptors the wait watched was readable before a
+  /// whole line came.
+  case interrupted
 }
 
 extension AssuanConnection {
@@ -27,6 +31,8 @@ extension AssuanConnection {
   ///
   /// - Throws: ``PinentryError`` when `read(2)` fails.
   package func receive() throws(PinentryError) -> AssuanInput {
+    // The rest of an answer a wait left unread is no request.
+    _ = try skipUnansweredInquiries(interruptedBy: [])
     let event = try withNextLine { line in
       Result { () throws(AssuanError) in try AssuanLine(parsing: line) }
     }
@@ -35,19 +41,31 @@ extension AssuanConnection {
     case .line(.failure(let error)): return .invalid(error)
     case .tooLong: return .invalid(.lineTooLong)
     case .endOfInput: return .endOfInput
+    case .interrupted: preconditionFailure("AssuanConnection: receive watches nothing else")
     }
   }
 
   /// Calls `body` with the next whole line, without its LF, from inside the
   /// incoming buffer's window, and removes the line in the same window.
+  /// With `descriptors` or `deadline`, a wait for input is one `poll(2)` on
+  /// the input and them, and ends (`.interrupted`) when one of them is
+  /// readable first or the deadline passes.
   ///
   /// - Complexity: two `mprotect` calls per line, and two per `read(2)` when
   ///   no whole line is buffered.
   func withNextLine<Result>(
+    interruptedBy descriptors: [Int32] = [], until deadline: ContinuousClock.Instant? = nil,
     _ body: (UnsafeRawBufferPointer) -> Result
   ) throws(PinentryError) -> LineEvent<Result> {
     while true {
       if !incoming.isEmpty, let event = nextBufferedLine(body) { return event }
+      // A failed poll falls through to the read, which reports it.
+      if !descriptors.isEmpty || deadline != nil,
+        case .success(let ready) = System.waitReadable([input] + descriptors, until: deadline),
+        !ready[0]
+      {
+        return .interrupted
+      }
       let outcome: ReadOutcome
       do {
         outcome = try incoming.read(from: input, maximumCount: Self.readSize)

@@ -45,6 +45,10 @@ package final class AssuanConnection {
   /// request is still the one running.
   var pinRequestGeneration = 0
   var isServingPinRequest = false
+  /// How many inquiries' answers are still to be read to their end: a wait
+  /// for one that ended early (the user interface had keys or a signal to
+  /// serve) leaves it to be skipped before the next inquiry or command.
+  var unansweredInquiries = 0
 
   /// Which memory the connection's buffers, and each inquiry's answer, are in.
   package let storage: SecureStorage

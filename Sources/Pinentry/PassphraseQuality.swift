@@ -4,12 +4,14 @@ public import SecureMemory
 ///
 /// The session hands one to ``PinentryInterface/getPin(_:quality:)`` when the
 /// client asked for a quality bar (`SETQUALITYBAR`). The interface calls
-/// ``estimate(_:)`` with the field's buffer whenever it wants a new value (after
+/// ``estimate(_:interruptedBy:until:)`` with the field's buffer whenever it wants a new value (after
 /// an edit, say); the call sends `INQUIRE QUALITY <plus-escaped passphrase>` on
 /// the session's connection and waits for the client's `D <number>` and `END`.
 /// It runs on the interface's thread, inside `getPin`: the session is waiting
 /// for `getPin` to return and reads nothing meanwhile, so the answer cannot be
-/// taken for a command. While the client thinks, keys wait in the terminal.
+/// taken for a command. Given the terminal's and the signal relay's
+/// descriptors, the wait ends when a key or a signal comes first: the answer
+/// is then skipped when it comes, before the next inquiry or command.
 ///
 /// Only valid during the `getPin` call it was handed to: calling it afterwards
 /// is a programmer error and traps, since the client expects no inquiry then.
@@ -27,27 +29,35 @@ public struct PassphraseQuality {
   }
 
   /// The client's estimate of `passphrase`, from -100 (refused) to 100, or nil
-  /// when there is none: the client cancelled the inquiry or answered without
-  /// a number, or the connection failed (the session reports that when `getPin`
-  /// returns).
+  /// when there is none: the client cancelled the inquiry, answered without
+  /// a number or with another command, one of `descriptors` was readable
+  /// before the answer came (a key or a signal to serve) or `deadline` passed
+  /// (the prompt's timeout), or the connection
+  /// failed (the session reports that when `getPin` returns).
   ///
   /// Sends at most the first ``maximumPassphraseCount`` bytes, cut back to the
   /// start of a UTF-8 sequence. The inquiry line is built in secure memory and
   /// wiped once written.
   ///
   /// - Complexity: one round trip to the client.
-  public func estimate(_ passphrase: borrowing SecureBuffer) -> Int? {
+  public func estimate(
+    _ passphrase: borrowing SecureBuffer, interruptedBy descriptors: [Int32] = [],
+    until deadline: ContinuousClock.Instant? = nil
+  ) -> Int? {
     precondition(
       connection.isServingPinRequest && connection.pinRequestGeneration == generation,
       "PassphraseQuality: estimate called outside the GETPIN it was handed to")
     guard connection.deferredFailure == nil, !connection.isAtEndOfInput else { return nil }
     let count = Self.sendableCount(of: passphrase)
     do {
-      let answer = try connection.inquire("QUALITY", secretArgument: passphrase, range: 0..<count)
+      let answer = try connection.inquire(
+        "QUALITY", secretArgument: passphrase, range: 0..<count, interruptedBy: descriptors,
+        until: deadline)
       switch consume answer {
       case .data(let data): return Self.score(in: data)
       case .cancelled: return nil
       case .endOfInput: return nil
+      case .interrupted: return nil
       }
     } catch {
       connection.deferredFailure = error

@@ -38,8 +38,8 @@ import SystemCalls
 /// - Complexity: per request, an open of the terminal, its modes, and a
 ///   recording check (about 0.1 ms, after the first draw); once per session,
 ///   the watch's thread (at the first request, once its prompt is drawn); with
-///   a quality bar, one round trip to the client per edit, while keys wait in
-///   the terminal.
+///   a quality bar, one round trip to the client per edit; a key or a signal
+///   that comes first ends the wait (the bar shows unknown) and is served.
 public struct TerminalPinentry: PinentryInterface {
   /// The descriptor the answers go out on, watched while the user is asked:
   /// when nobody reads it any more (the client is gone), asking is pointless.
@@ -117,19 +117,23 @@ public struct TerminalPinentry: PinentryInterface {
       Self.touch(request.environment.touchFile)
     }
     let prompt = PasswordPrompt(configuration)
-    var annotate: ((borrowing SecretFieldState) -> String?)?
+    var annotate: PromptAnnotation?
     if let quality, let bar = request.qualityBar {
       let meter = QualityMeter(label: bar.label, isUTF8: locale.isUTF8)
       let scratch: QualityScratch
       do { scratch = try QualityScratch(storage: storage) } catch {
         return .failed(.general(error.description))
       }
-      annotate = { field in scratch.annotation(of: field, meter: meter, quality: quality) }
+      annotate = { field, wake in
+        scratch.annotation(
+          of: field, meter: meter, quality: quality, interruptedBy: wake.descriptors,
+          until: wake.deadline)
+      }
     }
     let result: PromptResult
     do {
       result = try prompt.run(
-        annotatingEdits: annotate,
+        annotation: annotate,
         afterFirstDraw: {
           if watch == nil { watch = HangUpWatch(descriptor: clientOutput) }
           watch?.arm()
@@ -218,9 +222,12 @@ final class QualityScratch {
   }
 
   /// The quality line for `field`: the client's estimate drawn by `meter`, or
-  /// an empty bar for an empty field (nothing is sent).
+  /// an empty bar for an empty field (nothing is sent). The wait for the
+  /// estimate ends early, drawn as unknown, when one of `descriptors` (the
+  /// terminal, the signal relay) is readable first or `deadline` passes.
   func annotation(
-    of field: borrowing SecretFieldState, meter: QualityMeter, quality: PassphraseQuality
+    of field: borrowing SecretFieldState, meter: QualityMeter, quality: PassphraseQuality,
+    interruptedBy descriptors: [Int32] = [], until deadline: ContinuousClock.Instant? = nil
   ) -> String {
     guard !field.isEmpty else { return meter.line(score: 0) }
     defer { buffer.removeAll() }
@@ -234,6 +241,7 @@ final class QualityScratch {
       }
     }
     guard copied else { return meter.line(score: nil) }
-    return meter.line(score: quality.estimate(buffer))
+    return meter.line(
+      score: quality.estimate(buffer, interruptedBy: descriptors, until: deadline))
   }
 }

@@ -18,6 +18,9 @@ public struct ScreenSnapshot: Sendable, CustomStringConvertible {
   public var keyboardFlags: [Int]
   /// Every kitty keyboard sequence received (`>9`, `<`, `?`), in order.
   public var keyboardLog: [String]
+  /// Everything the terminal was sent, as text (invalid UTF-8 replaced), even
+  /// what was drawn over since: the record of what was ever shown.
+  public var transcript: String = ""
 
   /// True when `text` is on a visible line or in the scrollback.
   public func contains(_ text: String) -> Bool {

@@ -63,6 +63,7 @@ let terminalHelperScript = #"""
           self.pending = b""
           self.version = 0
           self.raw_output = 0
+          self.transcript = b""
           self.pid = None
           self.statuses = []
           self.captured = {}
@@ -228,6 +229,7 @@ let terminalHelperScript = #"""
               if fd == self.master:
                   if data:
                       self.raw_output += len(data)
+                      self.transcript += data
                       self.feed(data)
               elif data:
                   self.captured[self.capture_fds[fd]] += data
@@ -248,6 +250,7 @@ let terminalHelperScript = #"""
               "focus_reporting": (1004 << 5) in modes,
               "keyboard_flags": self.keyboard_flags[1:],
               "keyboard_log": self.keyboard_log,
+              "transcript": self.transcript.decode("utf-8", "replace"),
           }
 
       # -- commands -----------------------------------------------------------

@@ -303,7 +303,8 @@ public final class TerminalSession {
       cursorColumn: cursor[1], bracketedPaste: reply["bracketed_paste"] as? Bool ?? false,
       focusReporting: reply["focus_reporting"] as? Bool ?? false,
       keyboardFlags: reply["keyboard_flags"] as? [Int] ?? [],
-      keyboardLog: reply["keyboard_log"] as? [String] ?? [])
+      keyboardLog: reply["keyboard_log"] as? [String] ?? [],
+      transcript: reply["transcript"] as? String ?? "")
   }
 
   private func seconds(_ duration: Duration) -> Double {

@@ -15,6 +15,11 @@ struct TerminalAgent: CustomTestStringConvertible, Sendable {
   var holdsWhileAsking: Set<Int32> = []
   /// What the screen shows of the message `Disk ESC[31mred:`.
   let shownMessage: String
+  /// Whether keys typed while it waits to send an answer to an asker that
+  /// does not read are echoed (it restored the terminal before sending).
+  var echoesWhileSending = false
+  /// What follows the password in its answer's datagram.
+  var answerEnd: [UInt8] = []
   var testDescription: String { name }
 
   static let ours = TerminalAgent(
@@ -26,7 +31,7 @@ struct TerminalAgent: CustomTestStringConvertible, Sendable {
   static let systemd = TerminalAgent(
     name: "systemd-tty-ask-password-agent", executable: AskPasswordNamespace.ttyAgentPath,
     arrowAnswer: "ab\u{1B}[Dc\n", restoresAfter: [], holdsWhileAsking: [SIGTERM],
-    shownMessage: "Disk red:")
+    shownMessage: "Disk red:", echoesWhileSending: true, answerEnd: [0])
   static let both = [ours, systemd]
 }
 
@@ -50,6 +55,48 @@ struct AgentComparisonTests {
     try session.type(keys: ["a", "b", Key.left, "c", Key.enter])
     #expect(try session.waitForExit() == .exited(0))
     #expect(asker.finish().output == Array(agent.arrowAnswer.utf8))
+  }
+
+  @Test(
+    "an asker that does not read: ours keeps echo off while it waits to send and asks the next; systemd's echoes what is typed (the control)",
+    arguments: TerminalAgent.both)
+  func askerThatDoesNotRead(_ agent: TerminalAgent) throws {
+    let namespace = try AskPasswordNamespace()
+    let stuck = try AgentHostileTests.request(
+      namespace, file: "ask.1stuck", socket: "sck.stuck", message: "Stuck:")
+    try stuck.fillQueue()
+    let next = try AgentHostileTests.request(
+      namespace, file: "ask.2next", socket: "sck.next", message: "Next:")
+    let session = try namespace.startAgent(["--query"], executable: agent.executable)
+    // Ours asks the older first; systemd's in the directory's order.
+    let first = try session.waitForScreen("a prompt") {
+      $0.contains("Stuck:") || $0.contains("Next:")
+    }
+    let nextFirst = !first.contains("Stuck:")
+    #expect(!nextFirst || agent.executable == TerminalAgent.systemd.executable)
+    if nextFirst {
+      try session.type(keys: ["n", "e", "x", "t", Key.enter])
+      try session.waitForText("Stuck:")
+    }
+    try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
+    try waitUntilSending(session.processID)
+    let sending = try session.attributes()
+    #expect(sending.isEchoing == agent.echoesWhileSending, "\(sending)")
+    try session.type("cleartext")
+    if agent.echoesWhileSending {
+      // The control: the screen reader sees what the terminal echoes.
+      try session.waitForText("cleartext")
+    }
+    // Room at last: the answer goes through and the next request is asked.
+    #expect(stuck.drainUntilAnswer() == Array("+sekrit".utf8) + agent.answerEnd)
+    if !nextFirst {
+      try session.waitForText("Next:")
+      try session.type(keys: ["n", "e", "x", "t", Key.enter])
+    }
+    #expect(try session.waitForExit() == .exited(0))
+    // Drawn over since, perhaps, but never sent to the terminal.
+    #expect(try session.screen().transcript.contains("cleartext") == agent.echoesWhileSending)
+    #expect(next.receive() == Array("+next".utf8) + agent.answerEnd)
   }
 
   @Test(
@@ -99,6 +146,24 @@ struct AgentComparisonTests {
 
 /// Waits until `signal` is pending for `processID` (its `/proc` status shows
 /// it in `SigPnd` or `ShdPnd`): sent, and held.
+/// Waits until `processID` waits to send: blocked in `sendto(2)` or
+/// `sendmsg(2)`, or in a `poll(2)` on one descriptor (the agent's wait for
+/// room in the asker's queue; its prompt polls the terminal and its signals).
+func waitUntilSending(_ processID: Int32) throws {
+  let deadline = ContinuousClock.now + .seconds(30)
+  while true {
+    let syscall = (try? String(contentsOfFile: "/proc/\(processID)/syscall", encoding: .utf8)) ?? ""
+    let fields = syscall.split(separator: " ")
+    // x86_64: poll 7, sendto 44, sendmsg 46.
+    if fields.first == "44" || fields.first == "46" { return }
+    if fields.first == "7", fields.count > 2, fields[2] == "0x1" { return }
+    guard ContinuousClock.now < deadline else {
+      throw HarnessError("\(processID) never waited to send (\(syscall))")
+    }
+    usleep(10_000)
+  }
+}
+
 func waitUntilPending(_ signal: Int32, in processID: Int32) throws {
   let bit = UInt64(1) << UInt64(signal - 1)
   let deadline = ContinuousClock.now + .seconds(30)

@@ -60,4 +60,34 @@ struct AgentHostileTests {
     #expect(try session.waitForExit() == .exited(0))
     #expect(original.receiveWaiting() == Array("+sekrit".utf8))
   }
+
+  @Test(
+    "an asker that never reads: echo stays off until the send gives up, then the next request is asked"
+  )
+  func askerThatNeverReads() throws {
+    let namespace = try AskPasswordNamespace()
+    let stuck = try Self.request(
+      namespace, file: "ask.1stuck", socket: "sck.stuck", message: "Stuck:")
+    try stuck.fillQueue()
+    let next = try Self.request(
+      namespace, file: "ask.2next", socket: "sck.next", message: "Next:")
+    let session = try namespace.startAgent(["--query"])
+    try session.waitForText("Stuck:")
+    try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
+    try waitUntilSending(session.processID)
+    let sending = try session.attributes()
+    #expect(!sending.isEchoing && !sending.isCanonical, "\(sending)")
+    try session.type("cleartext")
+    // Nobody drains the queue: the agent gives up at its deadline.
+    try session.waitForText("Next:")
+    try session.type(keys: ["n", "e", "x", "t", Key.enter])
+    _ = try session.waitForExit()
+    #expect(!(try session.screen().transcript.contains("cleartext")))
+    let errors = String(decoding: try session.capturedOutput(stream: 2), as: UTF8.self)
+    #expect(errors.contains("'Stuck:': the asking program does not read its socket"), "\(errors)")
+    #expect(next.receive() == Array("+next".utf8))
+    var leftover: [[UInt8]] = []
+    while let datagram = stuck.receiveWaiting() { leftover.append(datagram) }
+    #expect(leftover.allSatisfy { $0.first == UInt8(ascii: "f") }, "the answer was queued")
+  }
 }

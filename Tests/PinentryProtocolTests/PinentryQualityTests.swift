@@ -34,7 +34,9 @@ struct PinentryQualityTests {
     AnswerCase(name: "END alone", answer: "END\n", score: nil),
     AnswerCase(name: "CAN", answer: "CAN\n", score: nil),
     AnswerCase(name: "ERR", answer: "ERR 1 no\n", score: nil),
-    AnswerCase(name: "other commands ignored", answer: "NOP\nD 5\nEND\n", score: 5),
+    // libassuan's assuan_inquire fails with GPG_ERR_ASS_UNEXPECTED_CMD: a
+    // client that sends a command instead never answers.
+    AnswerCase(name: "another command fails it, dropped", answer: "NOP\n", score: nil),
     AnswerCase(
       name: "a line too long", answer: "D " + String(repeating: "1", count: 1200) + "\nD 5\nEND\n",
       score: nil),

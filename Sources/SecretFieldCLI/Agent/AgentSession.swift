@@ -134,24 +134,36 @@ struct AgentSession {
       allowsSuspend: allowsSuspend)
     var withdrawal = withdrawal
     withdrawal.deadline = request.deadline(at: now)
+    return prompt(
+      request, configuration: configuration, withdrawal: withdrawal, quoted: quoted,
+      replyingOn: socket)
+  }
+
+  /// Asks `request` with `configuration` and replies on `socket`.
+  func prompt(
+    _ request: PasswordRequest, configuration: PromptConfiguration,
+    withdrawal: PromptWithdrawal, quoted: String, replyingOn socket: borrowing ReplySocket
+  ) -> AskOutcome {
+    // The reply goes out before the prompt restores the terminal: while an
+    // asker that does not read holds the send, echo stays off.
+    var reply: Result<Void, AgentError>? = nil
     let result: PromptResult
     do {
-      result = try PasswordPrompt(configuration).run(withdrawal: withdrawal)
+      result = try PasswordPrompt(configuration).run(
+        withdrawal: withdrawal,
+        beforeRestoring: { result in reply = Self.reply(to: result, on: socket) })
     } catch {
       context.printError(error.description, command: AgentCommand.name)
       return .stop(PromptOptions.status(forPromptError: error))
     }
     switch consume result {
-    case .submitted(let secret):
-      do {
-        try socket.answer(secret)
-      } catch {
+    case .submitted:
+      if case .failure(let error) = reply {
         context.printError("\(quoted): \(error)", command: AgentCommand.name)
         return .cancelled
       }
       return .answered
     case .cancelled(let cancellation):
-      try? socket.cancel()
       return cancellation == .interrupt ? .stop(.cancelled) : .cancelled
     case .timedOut:
       return .withdrawn
@@ -167,6 +179,23 @@ struct AgentSession {
     case .confirmationFailed:
       return .cancelled
     }
+  }
+
+  /// Sends what `result` says to the asker: the password, or `-` when the
+  /// user declined; nil for a result that sends nothing.
+  static func reply(
+    to result: borrowing PromptResult, on socket: borrowing ReplySocket
+  ) -> Result<Void, AgentError>? {
+    do throws(AgentError) {
+      switch result {
+      case .submitted(let secret): try socket.answer(secret)
+      case .cancelled: try socket.cancel()
+      default: return nil
+      }
+    } catch {
+      return .failure(error)
+    }
+    return .success(())
   }
 
   // MARK: Scanning

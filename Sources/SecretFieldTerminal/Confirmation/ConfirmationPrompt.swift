@@ -53,7 +53,7 @@ public struct ConfirmationPrompt: Sendable {
   /// - Parameter resources: the relay kept by a program that asks more than
   ///   once, relaying while the question runs and paused before it returns;
   ///   nil makes a relay for this question.
-  /// - Throws: ``TerminalError``, as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``:
+  /// - Throws: ``TerminalError``, as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``:
   ///   `noTerminal` or `notATerminal` when there is no terminal to ask on,
   ///   others when the terminal fails meanwhile. The terminal is restored
   ///   before it throws. A fatal signal does not return: the process dies by

@@ -59,7 +59,7 @@ public struct TerminalForm: Sendable {
   /// Asks on ``terminalPath`` until the user submits or cancels, the timeout
   /// runs out, or the terminal goes away.
   ///
-  /// - Throws: ``TerminalError`` as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``
+  /// - Throws: ``TerminalError`` as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``
   ///   throws it; the terminal is restored first. A fatal signal does not
   ///   return: the process dies by it.
   public func run() throws(TerminalError) -> FormResult {

@@ -43,6 +43,7 @@ import SecureMemory
 /// or dies by a signal) the line is drawn masked again and the lines under it
 /// erased.
 public struct PasswordPrompt: Sendable {
+
   /// What to ask and how.
   public var configuration: PromptConfiguration
 
@@ -64,6 +65,13 @@ public struct PasswordPrompt: Sendable {
   /// - Parameter withdrawal: how the asker may take the question back while it
   ///   is on the screen (a password agent's request that went away); the
   ///   prompt then ends with ``PromptResult/withdrawn``. Nil for none.
+  /// - Parameter handOver: called with the result once the prompt is done
+  ///   and before the terminal's modes are restored, unless a fatal signal
+  ///   ends the process: work that passes the answer on (a password agent's
+  ///   send to an asker that may be slow to read) runs while echo is still
+  ///   off, so keys typed meanwhile are never echoed (restoring with
+  ///   `TCSAFLUSH` then drops them). The process's signals wait until it
+  ///   returns. It may read the password with `withUnsafeBytes`.
   /// - Parameter resources: the relay and buffers kept from the last prompt,
   ///   for a program that asks more than once; the prompt relays through the
   ///   kept relay while it runs, pauses it before it returns, and gives the
@@ -78,7 +86,27 @@ public struct PasswordPrompt: Sendable {
     annotatingEdits annotate: ((borrowing SecretFieldState) -> String?)? = nil,
     afterFirstDraw: (() -> Void)? = nil,
     withdrawal: PromptWithdrawal? = nil,
-    reusing resources: PromptResources? = nil
+    reusing resources: PromptResources? = nil,
+    beforeRestoring handOver: (borrowing PromptResult) -> Void = { _ in }
+  ) throws(TerminalError) -> PromptResult {
+    let annotation: PromptAnnotation? = annotate.map { annotate in
+      { field, _ in annotate(field) }
+    }
+    return try run(
+      annotation: annotation, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal,
+      reusing: resources, beforeRestoring: handOver)
+  }
+
+  /// ``run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``
+  /// with an annotation that is also given what its wait should watch: one
+  /// that waits (a pinentry's quality inquiry) ends the wait when one of the
+  /// descriptors is readable, so keys and signals are served meanwhile.
+  package func run(
+    annotation annotate: PromptAnnotation?,
+    afterFirstDraw: (() -> Void)? = nil,
+    withdrawal: PromptWithdrawal? = nil,
+    reusing resources: PromptResources? = nil,
+    beforeRestoring handOver: (borrowing PromptResult) -> Void = { _ in }
   ) throws(TerminalError) -> PromptResult {
     let decoderConfiguration = Self.decoderConfiguration(for: configuration)
     let setup = TerminalSession.Setup(
@@ -108,7 +136,8 @@ public struct PasswordPrompt: Sendable {
     ) { terminal, relay, decoder, fatal throws(TerminalError) in
       try ask(
         terminal: &terminal, relay: relay, decoder: &decoder, field: &field, fatal: &fatal,
-        annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal)
+        annotate: annotate, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal,
+        handOver: handOver)
     }
   }
 
@@ -125,12 +154,13 @@ public struct PasswordPrompt: Sendable {
 
   /// The prompt on a session's terminal: `field` is used when given (else
   /// made) and left in place, wiped, for the caller to keep; a fatal signal
-  /// seen while waiting for the terminal's late replies goes to `fatal`.
+  /// seen while waiting for the terminal's late replies goes to `fatal`;
+  /// `handOver` sees the result before the session restores the terminal.
   private func ask(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     field: inout SecretFieldState?, fatal: inout TerminalSignal?,
-    annotate: ((borrowing SecretFieldState) -> String?)?, afterFirstDraw: (() -> Void)?,
-    withdrawal: PromptWithdrawal?
+    annotate: PromptAnnotation?, afterFirstDraw: (() -> Void)?,
+    withdrawal: PromptWithdrawal?, handOver: (borrowing PromptResult) -> Void
   ) throws(TerminalError) -> PromptResult {
     let locale = configuration.locale ?? .current
     var loop = try PromptLoop(
@@ -159,6 +189,21 @@ public struct PasswordPrompt: Sendable {
     // A failure here leaves at worst a late reply unread: the result stands.
     fatal = try? loop.awaitHandshakeReplies(terminal: &terminal, relay: relay, decoder: &decoder)
     field = loop.takeField()
+    // Still in the prompt's modes: nothing typed while it runs is echoed.
+    if fatal == nil { handOver(result) }
     return result
   }
+}
+
+/// The line under a prompt's field after an edit, from the field and what
+/// a wait inside it should end on; nil for none.
+package typealias PromptAnnotation = (borrowing SecretFieldState, PromptWake) -> String?
+
+/// What ends a wait inside a prompt's annotation: the prompt has work.
+package struct PromptWake: Sendable {
+  /// Readable when there are keys or signals to serve: the terminal and the
+  /// signal relay's pipe.
+  package var descriptors: [Int32]
+  /// The prompt's own deadline (its timeout, its asker's); nil for none.
+  package var deadline: ContinuousClock.Instant?
 }

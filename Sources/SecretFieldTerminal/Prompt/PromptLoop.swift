@@ -51,12 +51,15 @@ struct PromptLoop: ~Copyable {
   /// decides whether Tab may reveal, which no key can ask before it is done.
   var looksForRecorderAfterFirstDraw = false
   /// The caller's work once the prompt is on the screen (see
-  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``); called once.
+  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``); called once.
   var afterFirstDraw: (() -> Void)?
   /// How the caller may take the question back while it is asked.
   var withdrawal: PromptWithdrawal?
   /// The caller's annotation of each edit, for the entry being run.
-  var annotate: ((borrowing SecretFieldState) -> String?)?
+  var annotate: PromptAnnotation?
+  /// What an annotation's wait watches: the terminal and the relay's pipe,
+  /// for the entry being run.
+  var wakeDescriptors: [Int32] = []
   /// What Enter hands the answer over in, made before the first key.
   var answers = PromptAnswers()
 
@@ -94,7 +97,7 @@ struct PromptLoop: ~Copyable {
   /// confirmation until they match or the attempts run out.
   mutating func run(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
-    annotate: ((borrowing SecretFieldState) -> String?)?
+    annotate: PromptAnnotation?
   ) throws(TerminalError) -> PromptResult {
     var mismatches = 0
     var isSecondEntry = false
@@ -136,8 +139,9 @@ struct PromptLoop: ~Copyable {
   /// under it.
   mutating func runEntry(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
-    annotate: ((borrowing SecretFieldState) -> String?)?
+    annotate: PromptAnnotation?
   ) throws(TerminalError) -> EntryEnd {
+    wakeDescriptors = [terminal.descriptor, relay.descriptor]
     try draw(annotate: annotate)
     if let afterFirstDraw {
       self.afterFirstDraw = nil
@@ -331,10 +335,13 @@ struct PromptLoop: ~Copyable {
   // MARK: Drawing
 
   /// Draws the frame for now: the field, its status lines, the caret.
-  mutating func draw(annotate: ((borrowing SecretFieldState) -> String?)?) throws(TerminalError) {
+  mutating func draw(annotate: PromptAnnotation?) throws(TerminalError) {
     guard !isWaitingForForeground else { return }
     if needsAnnotation, let annotate {
-      annotation = annotate(editor.field)
+      let wake = PromptWake(
+        descriptors: wakeDescriptors,
+        deadline: TerminalEventLoop.earliest(deadline, withdrawal?.deadline))
+      annotation = annotate(editor.field, wake)
     }
     needsAnnotation = false
     editor.field.render(at: .now, into: &line)

@@ -5,7 +5,7 @@ import SecureMemory
 /// one ``PasswordPrompt`` to the next: the signal relay, the key decoder's
 /// secure buffers and the field's, made once instead of at every prompt.
 ///
-/// Pass it to ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:)``.
+/// Pass it to ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``.
 /// Between prompts the relay is paused (a
 /// fatal signal kills the process as if no handler were installed) and every
 /// buffer is wiped: each prompt starts with an empty field, masked as its

@@ -54,6 +54,50 @@ extension DatagramSocket {
   }
 }
 
+extension DatagramSocket {
+  /// Fills its receive queue from another socket, until a send would block:
+  /// an asker that does not read.
+  func fillQueue() throws {
+    let sender = socket(
+      AF_UNIX,
+      Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        | Int32(SOCK_NONBLOCK.rawValue), 0)
+    defer { close(sender) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { destination in
+      for (index, byte) in bytes.enumerated() { destination[index] = byte }
+    }
+    let filler = [UInt8](repeating: UInt8(ascii: "f"), count: 64)
+    while true {
+      let sent = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+          filler.withUnsafeBytes {
+            sendto(
+              sender, $0.baseAddress, $0.count, 0, target,
+              socklen_t(MemoryLayout<sockaddr_un>.size))
+          }
+        }
+      }
+      guard sent < 0 else { continue }
+      guard errno == EAGAIN else {
+        throw HarnessError("sendto \(path): \(String(cString: strerror(errno)))")
+      }
+      return
+    }
+  }
+
+  /// Reads the filler away until the first datagram that is not filler,
+  /// which it returns; nil when none comes.
+  func drainUntilAnswer() -> [UInt8]? {
+    while let datagram = receive() {
+      if datagram.first != UInt8(ascii: "f") { return datagram }
+    }
+    return nil
+  }
+}
+
 /// A directory under `/tmp` with a short path, removed with its content.
 final class TemporaryDirectory {
   let path: String
