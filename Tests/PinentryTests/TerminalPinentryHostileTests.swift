@@ -15,10 +15,7 @@ struct TerminalPinentryHostileTests {
     let answer = try driver.nextLine()
     #expect(answer.hasPrefix("ERR 83886081 General error <Pinentry> - no terminal to prompt on"))
     #expect(answer.contains("/x%0AOK"), "\(answer)")
-    driver.send("GETINFO pid")
-    #expect(try driver.nextLine() == "D \(driver.process.processID)")
-    #expect(try driver.nextLine() == "OK")
-    #expect(try driver.bye() == 0)
+    try Self.expectGoesOn(driver)
   }
 
   @Test(
@@ -37,6 +34,15 @@ struct TerminalPinentryHostileTests {
     #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
     let screen = try driver.terminal.screen()
     #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+  }
+
+  /// The session goes on after what the test did: `GETINFO pid` is answered
+  /// and `BYE` ends it with status 0.
+  static func expectGoesOn(_ driver: TerminalPinentryDriver) throws {
+    driver.send("GETINFO pid")
+    #expect(try driver.nextLine() == "D \(driver.process.processID)")
+    #expect(try driver.nextLine() == "OK")
+    #expect(try driver.bye() == 0)
   }
 
   /// A pinentry asking with a quality bar, one key typed, and the
@@ -77,10 +83,7 @@ struct TerminalPinentryHostileTests {
     #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
     driver.send("D 50")
     driver.send("END")
-    driver.send("GETINFO pid")
-    #expect(try driver.nextLine() == "D \(driver.process.processID)")
-    #expect(try driver.nextLine() == "OK")
-    #expect(try driver.bye() == 0)
+    try Self.expectGoesOn(driver)
   }
 
   @Test(
@@ -97,10 +100,7 @@ struct TerminalPinentryHostileTests {
     #expect(try driver.nextLine() == "D a")
     #expect(try driver.nextLine() == "OK")
     #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
-    driver.send("GETINFO pid")
-    #expect(try driver.nextLine() == "D \(driver.process.processID)")
-    #expect(try driver.nextLine() == "OK")
-    #expect(try driver.bye() == 0)
+    try Self.expectGoesOn(driver)
   }
 
   @Test("SETTIMEOUT runs out while INQUIRE QUALITY waits: timeout, the terminal restored")
@@ -110,10 +110,7 @@ struct TerminalPinentryHostileTests {
     #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
     driver.send("D 50")
     driver.send("END")
-    driver.send("GETINFO pid")
-    #expect(try driver.nextLine() == "D \(driver.process.processID)")
-    #expect(try driver.nextLine() == "OK")
-    #expect(try driver.bye() == 0)
+    try Self.expectGoesOn(driver)
   }
 
   @Test("the control: a client that answers the inquiry gets its score drawn")
