@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import PTYSupport
-@testable import SecretFieldTerminal
+import SecretFieldTerminal
 import Synchronization
 import Testing
 
