@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// What one ``SecureBuffer/read(from:maximumCount:timeout:)`` found.
 public enum ReadOutcome: Sendable, Hashable {
@@ -35,7 +36,7 @@ extension SecureBuffer {
     if count + maximumCount > capacity { try grow(toAtLeast: count + maximumCount) }
 
     var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let ready = poll(&request, 1, timeout.map(Self.milliseconds) ?? -1)
+    let ready = poll(&request, 1, timeout.map(System.pollTimeout) ?? -1)
     if ready < 0 {
       if Kernel.errno == EINTR { return .interrupted }
       throw .readFailed(errno: Kernel.errno)
@@ -80,7 +81,7 @@ extension SecureBuffer {
       do { try grow(toAtLeast: count + maximumCount) } catch { throw .memory(error) }
     }
     var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let ready = poll(&request, 1, timeout.map(Self.milliseconds) ?? -1)
+    let ready = poll(&request, 1, timeout.map(System.pollTimeout) ?? -1)
     if ready < 0 {
       if Kernel.errno == EINTR { return (.interrupted, nil) }
       throw .memory(.readFailed(errno: Kernel.errno))
@@ -134,12 +135,6 @@ extension SecureBuffer {
       case .memory(let failure): throw failure
       }
     }
-  }
-
-  private static func milliseconds(_ duration: Duration) -> Int32 {
-    let (seconds, attoseconds) = duration.components
-    let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-    return Int32(clamping: max(0, total))
   }
 }
 

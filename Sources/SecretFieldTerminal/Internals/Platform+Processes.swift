@@ -113,7 +113,7 @@ extension Platform {
     var finished = false
     while !finished {
       var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-      let ready = Glibc.poll(&request, 1, Platform.pollTimeout(until: deadline))
+      let ready = Glibc.poll(&request, 1, System.pollTimeout(until: deadline))
       if ready < 0 && errno == EINTR { continue }
       if ready <= 0 {
         System.kill(processID)

@@ -57,16 +57,6 @@ enum Platform {
     func isReadable(_ position: Int) -> Bool { readable & (1 << position) != 0 }
   }
 
-  /// The `poll(2)` timeout that lasts until `deadline`: -1 for none, 0 once it
-  /// has passed, else the milliseconds left rounded up (rounded down, the wait
-  /// ends just before the deadline and the caller polls again with 0).
-  static func pollTimeout(until deadline: ContinuousClock.Instant?) -> Int32 {
-    guard let deadline else { return -1 }
-    let (seconds, attoseconds) = (deadline - .now).components
-    let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-    return Int32(clamping: max(0, milliseconds))
-  }
-
   /// Waits with `poll(2)` until `first`, `second` or `third` (nil: not
   /// watched) is readable (or hung up), the timeout passes (in milliseconds,
   /// -1 for none), or a signal interrupts.

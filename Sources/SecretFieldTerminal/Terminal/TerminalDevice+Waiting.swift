@@ -23,7 +23,7 @@ extension TerminalDevice {
     or relay: borrowing SignalRelay, watching watched: Int32?,
     until deadline: ContinuousClock.Instant?
   ) throws(TerminalError) -> Readiness {
-    let timeout = Platform.pollTimeout(until: deadline)
+    let timeout = System.pollTimeout(until: deadline)
     switch Platform.poll(descriptor, relay.descriptor, watched, timeoutMilliseconds: timeout) {
     case .failure(let errno):
       throw .readFailed(errno: errno.code, errno.description)
