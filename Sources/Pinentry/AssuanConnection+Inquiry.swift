@@ -11,8 +11,8 @@ package enum InquiryAnswer: ~Copyable {
   /// The client closed its end before it finished the answer.
   case endOfInput
   /// One of the descriptors the wait watched was readable, or its deadline
-  /// passed, before the answer ended: the connection skips the rest of it before the next inquiry or
-  /// command.
+  /// passed, before the answer ended: the connection skips the rest of it
+  /// before the next inquiry or command.
   case interrupted
 }
 
@@ -105,6 +105,13 @@ extension AssuanConnection {
     return (.proceed, true)
   }
 
+  /// `line` without the CR a client may end it with.
+  private static func withoutCarriageReturn(
+    _ line: UnsafeRawBufferPointer
+  ) -> UnsafeRawBufferPointer {
+    line.last == UInt8(ascii: "\r") ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
+  }
+
   /// Reads the rest of each answer a wait left unread (``unansweredInquiries``)
   /// and drops it; false when one of `descriptors` was readable first.
   func skipUnansweredInquiries(
@@ -112,11 +119,7 @@ extension AssuanConnection {
   ) throws(PinentryError) -> Bool {
     while unansweredInquiries > 0 {
       let event = try withNextLine(interruptedBy: descriptors, until: deadline) { line -> Bool in
-        var line = line
-        if line.last == UInt8(ascii: "\r") {
-          line = UnsafeRawBufferPointer(rebasing: line.dropLast())
-        }
-        return Self.step(of: line).0 != .proceed
+        Self.step(of: Self.withoutCarriageReturn(line)).0 != .proceed
       }
       switch event {
       case .line(true): unansweredInquiries -= 1
@@ -144,10 +147,7 @@ extension AssuanConnection {
       var memoryFailure: SecureMemoryError?
       let event = try withNextLine(interruptedBy: descriptors, until: deadline) {
         line -> AnswerStep in
-        var line = line
-        if line.last == UInt8(ascii: "\r") {
-          line = UnsafeRawBufferPointer(rebasing: line.dropLast())
-        }
+        let line = Self.withoutCarriageReturn(line)
         let (step, isData) = Self.step(of: line)
         guard isData, isUsable else { return step }
         let escaped = UnsafeRawBufferPointer(rebasing: line[2...])

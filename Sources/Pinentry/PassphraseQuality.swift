@@ -4,8 +4,8 @@ public import SecureMemory
 ///
 /// The session hands one to ``PinentryInterface/getPin(_:quality:)`` when the
 /// client asked for a quality bar (`SETQUALITYBAR`). The interface calls
-/// ``estimate(_:interruptedBy:until:)`` with the field's buffer whenever it wants a new value (after
-/// an edit, say); the call sends `INQUIRE QUALITY <plus-escaped passphrase>` on
+/// ``estimate(_:interruptedBy:until:)`` with the field's buffer whenever it
+/// wants a new value (after an edit, say); the call sends `INQUIRE QUALITY <plus-escaped passphrase>` on
 /// the session's connection and waits for the client's `D <number>` and `END`.
 /// It runs on the interface's thread, inside `getPin`: the session is waiting
 /// for `getPin` to return and reads nothing meanwhile, so the answer cannot be
@@ -32,8 +32,8 @@ public struct PassphraseQuality {
   /// when there is none: the client cancelled the inquiry, answered without
   /// a number or with another command, one of `descriptors` was readable
   /// before the answer came (a key or a signal to serve) or `deadline` passed
-  /// (the prompt's timeout), or the connection
-  /// failed (the session reports that when `getPin` returns).
+  /// (the prompt's timeout), or the connection failed (the session reports
+  /// that when `getPin` returns).
   ///
   /// Sends at most the first ``maximumPassphraseCount`` bytes, cut back to the
   /// start of a UTF-8 sequence. The inquiry line is built in secure memory and

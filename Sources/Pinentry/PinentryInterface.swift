@@ -24,8 +24,8 @@ public protocol PinentryInterface: ~Copyable {
   ///   - request: what to show and how long to wait.
   ///   - quality: when the client asked for a quality bar, the way to ask it
   ///     how good the passphrase typed so far is; call
-  ///     ``PassphraseQuality/estimate(_:interruptedBy:until:)`` as the user edits and draw the
-  ///     answer. Valid only until this call returns.
+  ///     ``PassphraseQuality/estimate(_:interruptedBy:until:)`` as the user
+  ///     edits and draw the answer. Valid only until this call returns.
   mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult
 
   /// Asks the user to confirm, or shows a message with one button.

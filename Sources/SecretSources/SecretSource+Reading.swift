@@ -123,11 +123,7 @@ extension SecretSource {
         secret.removeSubrange((secret.count - 1)..<secret.count)
       }
     }
-    if secret.count > limit {
-      secret.removeAll()
-      throw .tooLong(what, limit: limit)
-    }
-    if secret.isEmpty && !allowsEmpty { throw .empty(what) }
+    try checkLength(of: &secret, named: what, limit: limit, allowsEmpty: allowsEmpty)
   }
 
   /// Cuts `secret` before its first NUL, wiping the rest; throws when what
@@ -138,11 +134,19 @@ extension SecretSource {
     let nul = secret.withUnsafeBytes(Self.firstNUL)
     wipeStack(byteCount: 1024)
     if let nul { secret.removeSubrange(nul..<secret.count) }
+    try checkLength(of: &secret, named: what, limit: limit)
+  }
+
+  /// Throws when what is kept of `secret` is longer than `limit` (wiping it)
+  /// or empty (unless `allowsEmpty`).
+  static func checkLength(
+    of secret: inout SecureBuffer, named what: String, limit: Int, allowsEmpty: Bool = false
+  ) throws(SecretSourceError) {
     if secret.count > limit {
       secret.removeAll()
       throw .tooLong(what, limit: limit)
     }
-    if secret.isEmpty { throw .empty(what) }
+    if secret.isEmpty && !allowsEmpty { throw .empty(what) }
   }
 
   @inline(never)
