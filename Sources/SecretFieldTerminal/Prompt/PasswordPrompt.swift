@@ -43,7 +43,6 @@ import SecureMemory
 /// or dies by a signal) the line is drawn masked again and the lines under it
 /// erased.
 public struct PasswordPrompt: Sendable {
-
   /// What to ask and how.
   public var configuration: PromptConfiguration
 

@@ -51,7 +51,8 @@ struct PromptLoop: ~Copyable {
   /// decides whether Tab may reveal, which no key can ask before it is done.
   var looksForRecorderAfterFirstDraw = false
   /// The caller's work once the prompt is on the screen (see
-  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``); called once.
+  /// ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``);
+  /// called once.
   var afterFirstDraw: (() -> Void)?
   /// How the caller may take the question back while it is asked.
   var withdrawal: PromptWithdrawal?

@@ -14,7 +14,8 @@ import Synchronization
 /// when it entered raw mode. The modes were recorded when raw mode was
 /// entered, and the masked redraw by the prompt whenever it drew a revealed
 /// frame (``FaultRestore/publishMask(_:)``), in memory made before any handler
-/// was installed; the handler allocates nothing and takes no lock. It is installed with `SA_RESETHAND` and
+/// was installed; the handler allocates nothing and takes no lock. It is
+/// installed with `SA_RESETHAND` and
 /// `SA_NODEFER`, so the default action is back when it runs, and it raises the
 /// signal again: the process dies by the same signal (a real fault, returning
 /// into the faulting instruction, dies the same way).
