@@ -32,18 +32,19 @@ func promptAsNobody(kibibytes: Int, arguments: [String]) throws -> TerminalSessi
   "The prompt's smallest lock limit: what Enter needs is made before the first key",
   .enabled(if: getuid() == 0, "needs root to become nobody"))
 struct PromptLockLimitTests {
-  /// 12 KiB is the smallest limit `secretfield prompt` works under (three
-  /// pages: the field with the decoder's input, the decoder's payload, the
-  /// answer); `--confirm` keeps a second answer: 16 KiB. 64 KiB, Linux's
-  /// default before 5.16, works as every limit above the smallest does.
+  /// 16 KiB is the smallest limit `secretfield prompt` works under (four
+  /// pages: the field with the decoder's pending input, the landing area a
+  /// key is read into, the decoder's payload, the answer); `--confirm` keeps a
+  /// second answer: 20 KiB. 64 KiB, Linux's default before 5.16, works as
+  /// every limit above the smallest does.
   static let cases = [
-    LockLimitCase(kibibytes: 8, confirms: false, works: false),
-    LockLimitCase(kibibytes: 12, confirms: false, works: true),
+    LockLimitCase(kibibytes: 12, confirms: false, works: false),
+    LockLimitCase(kibibytes: 16, confirms: false, works: true),
     LockLimitCase(kibibytes: 32, confirms: false, works: true),
     LockLimitCase(kibibytes: 64, confirms: false, works: true),
     LockLimitCase(kibibytes: 96, confirms: false, works: true),
-    LockLimitCase(kibibytes: 12, confirms: true, works: false),
-    LockLimitCase(kibibytes: 16, confirms: true, works: true),
+    LockLimitCase(kibibytes: 16, confirms: true, works: false),
+    LockLimitCase(kibibytes: 20, confirms: true, works: true),
   ]
 
   @Test(

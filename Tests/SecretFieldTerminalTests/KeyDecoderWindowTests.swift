@@ -4,11 +4,11 @@ import SecretField
 import TestSupport
 import Testing
 
-/// The prompt's path through the decoder: bytes arrive and every event is
-/// handled inside one window on the input, text lent from where it arrived.
+/// The prompt's path through the decoder: bytes land in the open landing area
+/// and every event is handled there, text lent from where it arrived.
 /// It must decode exactly as ``KeyDecoder/next(at:)`` does, and a typed key
 /// must cost the protection changes it claims.
-@Suite("KeyDecoder decodes in the window the bytes arrived in")
+@Suite("KeyDecoder decodes where the bytes arrived")
 struct KeyDecoderWindowTests {
   @Test("the same events as next(at:), in one read", arguments: allCases + hostileCases)
   func sameEvents(_ testCase: DecoderCase) throws {
@@ -74,8 +74,8 @@ struct KeyDecoderWindowTests {
       #expect(step == .some(.some(.needsInput)))
       let text = field.withSecret { String(decoding: $0, as: UTF8.self) }
       #expect(text == (caret == 4 ? "abcdx" : "abxcd"))
-      // The key's arrival, scan, hand-over, the field's edit and the removal
-      // share the region's one pair.
+      // The key lands in the open landing area and is decoded and handed
+      // over there; the field's edit is the region's one pair.
       #expect(changes == 2)
       #expect(decoder.pendingInputCount == 0)
     }
@@ -99,7 +99,7 @@ struct KeyDecoderWindowTests {
     #expect(counts == (0, 0))
   }
 
-  @Test("control: a field with a buffer of its own makes a pair of its own, two in all")
+  @Test("a field with a buffer of its own: one pair too, the field's own")
   func keyTypedIntoALoneField() async {
     await #expect(processExitsWith: .success) {
       var decoder = try! KeyDecoder()
@@ -109,12 +109,12 @@ struct KeyDecoderWindowTests {
       let changes = ProtectionChangeCount.current - before
       #expect(step == .some(.some(.needsInput)))
       #expect(field.count == 1)
-      #expect(changes == 4)
+      #expect(changes == 2)
     }
   }
 
-  /// Types `key` (one byte) into `field` as the prompt does: it arrives in the
-  /// decoder's input and the field takes it from there, in that one window.
+  /// Types `key` (one byte) into `field` as the prompt does: it lands in the
+  /// decoder's landing area and the field takes it from there.
   static func type(
     _ key: Character, into field: inout SecretFieldState, through decoder: inout KeyDecoder
   ) throws -> KeyDecoder.Step?? {
@@ -131,7 +131,7 @@ struct KeyDecoderWindowTests {
     }
   }
 
-  @Test("a control key makes one pair, on the input alone")
+  @Test("a control key makes no protection change: it is decoded where it landed")
   func controlKey() async {
     await #expect(processExitsWith: .success) {
       var decoder = try! KeyDecoder()
@@ -149,7 +149,7 @@ struct KeyDecoderWindowTests {
         events.append(event)
         return true
       }
-      #expect(ProtectionChangeCount.current - before == 2)
+      #expect(ProtectionChangeCount.current - before == 0)
       #expect(events == [.moveLeft])
     }
   }

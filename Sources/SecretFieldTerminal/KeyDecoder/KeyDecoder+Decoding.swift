@@ -73,7 +73,12 @@ extension KeyDecoder {
     at now: ContinuousClock.Instant, handling body: EventHandler
   ) throws(TerminalError) -> Step?? {
     wipeDeliveredPayload()
-    // The non-generic append, as in `readAll`.
+    guard maximumCount > landing.capacity else {
+      landing.receive(atMost: maximumCount, receivingWith: receive)
+      guard landing.count > 0 else { return nil }
+      return .some(try decodeLanded(at: now, handling: body))
+    }
+    // More than lands at once: into the input, which grows, in its window.
     var decoded: Result<Step?, TerminalError> = .success(nil)
     let received: Bool
     do {
@@ -97,22 +102,50 @@ extension KeyDecoder {
     handling body: EventHandler
   ) throws(TerminalError) -> (outcome: ReadOutcome, step: Step?) {
     wipeDeliveredPayload()
-    // The non-generic read: the generic one, called from this module, looked
-    // up its metadata at run time on every key.
-    var decoded: Result<Step?, TerminalError> = .success(nil)
     let outcome: ReadOutcome
-    do {
-      outcome = try input.read(from: descriptor, maximumCount: maximumCount, timeout: .zero) {
-        bytes in
-        var removing = 0
-        decoded = Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body)
-        return removing
-      }
-    } catch {
+    do { outcome = try landing.read(from: descriptor, maximumCount: maximumCount) } catch {
       throw .readFailed(errno: error.errno, error.description)
     }
     guard case .bytes = outcome else { return (outcome, nil) }
-    return (outcome, try decoded.get())
+    return (outcome, try decodeLanded(at: now, handling: body))
+  }
+
+  /// Decodes and handles what landed, and wipes the landing area before the
+  /// caller waits again.
+  ///
+  /// With nothing waiting in the input (every key, but for a character or
+  /// sequence split across reads), the events are decoded and handled where
+  /// the bytes landed, and a key's text is lent from there: no protection
+  /// changes before the handler's own. An unfinished rest, or events a handler
+  /// that stopped left, move into the no-access input. Behind bytes already
+  /// waiting, the new ones join them there, and the input is decoded as
+  /// ``decode(at:handling:)`` does.
+  private mutating func decodeLanded(
+    at now: ContinuousClock.Instant, handling body: EventHandler
+  ) throws(TerminalError) -> Step? {
+    defer { landing.wipe() }
+    guard input.isEmpty else {
+      try landing.withUnsafeBytes { bytes throws(TerminalError) in
+        do throws(SecureMemoryError) { try input.append(bytes) } catch {
+          throw .secureMemory(error)
+        }
+      }
+      return try decodeAll(at: now, handling: body)
+    }
+    var removing = 0
+    let decoded = landing.withUnsafeBytes { bytes in
+      Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body)
+    }
+    if removing < landing.count {
+      try landing.withUnsafeBytes { bytes throws(TerminalError) in
+        do throws(SecureMemoryError) {
+          try input.append(UnsafeRawBufferPointer(rebasing: bytes[removing...]))
+        } catch {
+          throw .secureMemory(error)
+        }
+      }
+    }
+    return try decoded.get()
   }
 
   /// Wipes the payload an earlier ``next(at:)`` lent.

@@ -3,22 +3,22 @@ public import SecureMemory
 /// Turns the bytes a terminal sends into ``KeyEvent``s, keeping every byte in
 /// secure memory.
 ///
-/// Bytes go from `read(2)` into the decoder's secure input buffer. The prompt's
-/// path, ``read(from:maximumCount:at:handling:)``, decodes them and hands every
-/// event to a handler inside the one read-write window the `read` was made in:
-/// text is lent straight from the input, so a typed key costs the input one
-/// protection pair from its arrival to its removal, and the field's edit,
-/// reading it in place, one more on the field's own buffer, or none when the
-/// field's text shares the input's region (``init(configuration:sharing:)``,
-/// as the prompt makes them)
-/// (``receive(atMost:receivingWith:at:handling:)`` and ``decode(at:handling:)``
-/// are the same without the `read`). The older path, ``receive(_:)`` and then
-/// ``next(at:)``, returns one event per call and copies text, through
-/// `SecureBuffer`'s own copy, into a secure payload buffer that
-/// ``withPayload(_:)`` lends out until the next call. Pastes and kitty protocol
-/// text go through the payload on either path. Consumed input is wiped as it
-/// is removed. A character split across reads, or an escape sequence, waits in
-/// the input until it is complete.
+/// Bytes go from `read(2)` into the decoder's landing area: secure memory
+/// (locked, guarded, in secret memory where the configuration's storage gives
+/// it) that stays open between reads because it is wiped as soon as what
+/// landed is decoded. The prompt's path,
+/// ``read(from:maximumCount:at:handling:)``, decodes the bytes there and hands
+/// every event to a handler: text is lent straight from where it landed, so a
+/// typed key costs no protection change before the field's own edit (one
+/// pair). What must wait for more bytes (half a character, an unfinished
+/// escape sequence) moves into the no-access input; the next read's bytes
+/// join it there. ``receive(atMost:receivingWith:at:handling:)`` and
+/// ``decode(at:handling:)`` are the same without the `read`. The older path,
+/// ``receive(_:)`` and then ``next(at:)``, returns one event per call and
+/// copies text, through `SecureBuffer`'s own copy, into a secure payload
+/// buffer that ``withPayload(_:)`` lends out until the next call. Pastes and
+/// kitty protocol text go through the payload on either path. Consumed input
+/// is wiped as it is removed.
 ///
 /// The decoder is pure: no I/O, no clock. Time comes in with ``next(at:)``, and
 /// a lone Esc (or any unfinished sequence) becomes an event only when the caller
@@ -63,7 +63,11 @@ public import SecureMemory
 
   /// The limits in force.
   public var configuration: Configuration { state.configuration }
-  /// Unconsumed bytes from the terminal.
+  /// Where a `read(2)` lands: open between reads, and wiped before the
+  /// prompt waits again (`LandingArea`).
+  var landing: LandingArea
+  /// Bytes from the terminal that wait for the rest of a character or
+  /// sequence, no-access between reads.
   var input: SecureBuffer
   /// The bytes of the last paste or kitty protocol text event, or of a paste
   /// being gathered (plain text is lent from the input itself).
@@ -81,19 +85,20 @@ public import SecureMemory
   ///   cannot be had (the message says why: usually the locked memory limit).
   public init(configuration: Configuration = Configuration()) throws(TerminalError) {
     state = DecoderState(configuration: configuration)
+    let landing = try Self.makeLanding(storage: configuration.storage)
     let input = try Self.makeBuffer(storage: configuration.storage)
     let payload = try Self.makeBuffer(storage: configuration.storage)
+    self.landing = landing
     self.input = input
     self.payload = payload
   }
 
-  /// A decoder whose input buffer is in `region`, opened together with the
-  /// region's other buffers: a key's text handed to a field whose buffer
-  /// shares the region (`SecretFieldState.init(policy:limits:obfuscationMode:maskGlyph:sharing:)`)
-  /// is copied into it inside the input's one window, so the key costs one
-  /// protection pair from its arrival to its place in the field. The payload
-  /// (pastes, kitty text) keeps a buffer of its own, in the configuration's
-  /// storage.
+  /// A decoder whose input buffer (what waits for the rest of a character or
+  /// sequence) is in `region`, beside a field's text
+  /// (`SecretFieldState.init(policy:limits:obfuscationMode:maskGlyph:sharing:)`),
+  /// so that it costs no locked page of its own. The landing area and the
+  /// payload (pastes, kitty text) keep buffers of their own, in the
+  /// configuration's storage.
   ///
   /// Make the region with room for ``inputCapacity`` bytes.
   ///
@@ -107,7 +112,9 @@ public import SecureMemory
     do { input = try SecureBuffer(capacity: Self.inputCapacity, sharing: region) } catch {
       throw .secureMemory(error)
     }
+    let landing = try Self.makeLanding(storage: configuration.storage)
     let payload = try Self.makeBuffer(storage: configuration.storage)
+    self.landing = landing
     self.input = input
     self.payload = payload
   }
@@ -115,6 +122,12 @@ public import SecureMemory
   /// The bytes the input buffer holds before it grows: 256, one `read` of the
   /// prompt's.
   public static let inputCapacity = 256
+
+  private static func makeLanding(storage: SecureStorage) throws(TerminalError) -> LandingArea {
+    do { return try LandingArea(capacity: inputCapacity, storage: storage) } catch {
+      throw .secureMemory(error)
+    }
+  }
 
   private static func makeBuffer(storage: SecureStorage) throws(TerminalError) -> SecureBuffer {
     do { return try SecureBuffer(capacity: inputCapacity, storage: storage) } catch {
@@ -210,18 +223,19 @@ extension KeyDecoder {
     return try decodeAll(at: now, handling: body)
   }
 
-  /// Appends what `receive` writes into the input's spare room (at most
-  /// `maximumCount` bytes; it returns how many, as `read(2)` does), then
-  /// decodes and handles every event as ``decode(at:handling:)`` does, all in
-  /// the one read-write window the bytes arrived in
-  /// (`SecureBuffer.append(atMost:receivingWith:thenRemovingPrefix:)`).
+  /// Lets `receive` write into the landing area (at most `maximumCount`
+  /// bytes; it returns how many, as `read(2)` does), then decodes and handles
+  /// every event where the bytes landed, as
+  /// ``read(from:maximumCount:at:handling:)`` does. More than the landing
+  /// area holds (``inputCapacity`` rounded up to whole pages) goes into the
+  /// input instead, in one window.
   ///
   /// - Returns: nil when nothing was received (and nothing decoded), else what
   ///   ``decode(at:handling:)`` returns, inside an optional.
   /// - Throws: as ``decode(at:handling:)`` does, and ``TerminalError`` with code
   ///   `secureMemoryFailed` when the input cannot grow.
-  /// - Complexity: two `mprotect` calls for the input, plus what
-  ///   ``decode(at:handling:)`` adds beyond them.
+  /// - Complexity: no `mprotect` call but for what `body` makes, and two when
+  ///   bytes must wait in the input.
   public mutating func receive(
     atMost maximumCount: Int,
     receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int,
@@ -232,19 +246,19 @@ extension KeyDecoder {
     return try receiveAll(atMost: maximumCount, receivingWith: receive, at: now, handling: body)
   }
 
-  /// Reads what `descriptor` has with one `read(2)` straight into the input
-  /// (`SecureBuffer.read(from:maximumCount:timeout:thenRemovingPrefix:)`,
-  /// without waiting), then decodes and handles every event as
-  /// ``decode(at:handling:)`` does, in the window the `read` was made in: a
-  /// key typed costs the input one protection pair from its arrival to its
-  /// removal.
+  /// Reads what `descriptor` has with one `read(2)` into the landing area,
+  /// then decodes and handles every event where it landed, and wipes the
+  /// landing area: a key typed costs no protection change before `body`'s own.
+  /// Call it when `poll` said the descriptor is readable: it does not wait
+  /// again (a terminal in raw mode with `VMIN` 1 would block until a byte
+  /// comes).
   ///
   /// - Returns: what the read found, and when bytes arrived, what
   ///   ``decode(at:handling:)`` returns (nil when `body` stopped). When none
   ///   arrived nothing is decoded: call ``decode(at:handling:)`` for a
   ///   deadline that passed.
-  /// - Throws: ``TerminalError`` with code `readFailed` for an error from `poll`
-  ///   or `read`; as ``decode(at:handling:)`` does.
+  /// - Throws: ``TerminalError`` with code `readFailed` for an error from
+  ///   `read`; as ``decode(at:handling:)`` does.
   public mutating func read(
     from descriptor: Int32, maximumCount: Int = 256, at now: ContinuousClock.Instant,
     handling body: EventHandler

@@ -5,10 +5,11 @@ import SecureMemory
 enum PromptBuffers {
   /// Makes the decoder and the field of a prompt of `configuration` in one
   /// `SharedSecureRegion`: the field's text first, ending at the region's
-  /// trailing guard page, then the decoder's input. A key that arrives in the
-  /// input is copied into the field inside the input's one window, so typing
-  /// costs one protection pair per key instead of one per buffer. The two
-  /// hold the same secret, so neither is exposed by the other's window.
+  /// trailing guard page, then the decoder's input, where half a character
+  /// waits for its rest. Keys land in the decoder's open landing area, not
+  /// here; the input shares the field's page so that what waits costs no
+  /// locked page of its own. The two hold the same secret, so neither is
+  /// exposed by the other's window.
   ///
   /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when secure memory
   ///   cannot be had.

@@ -1,0 +1,112 @@
+import Glibc
+
+/// Secure memory that input lands in and is used from at once, and that stays
+/// readable and writable between uses because it holds nothing then.
+///
+/// A ``SecureBuffer`` is no-access outside its windows, so a buffer that a key
+/// is read into needs a protection change before every `read(2)`, and after an
+/// idle wait that one `mprotect` costs as much as a whole echo of the peers.
+/// A landing area is the same guarded, locked memory, left out of core dumps
+/// and forks (and in secret memory where the kernel offers it), kept open:
+/// a `read` lands in it, the bytes are used in place, and ``wipe()`` zeroes
+/// them before the caller waits again. Bytes that must wait (half a character,
+/// an unfinished escape sequence) belong in a ``SecureBuffer``, not here.
+///
+/// The rule this keeps: no secret byte is accessible outside a window. The
+/// area is accessible, and empty, whenever no use is in progress; a residue
+/// scan taken while its owner waits finds nothing in it.
+///
+/// - Complexity: ``read(from:maximumCount:)`` is one `read(2)` and no other
+///   system call; ``wipe()`` zeroes only what the last read wrote.
+package struct LandingArea: ~Copyable {
+  private let region: GuardedRegion
+  private let ownerProcess: Int32
+  /// How many bytes the last read left, until ``wipe()``.
+  package private(set) var count = 0
+  /// The protections that hold, verified as a ``SecureBuffer``'s are; the area
+  /// is never inaccessible, so ``Protection/isInaccessibleOutsideWindows`` is false.
+  package let protection: Protection
+
+  /// Maps an area of at least `capacity` bytes in `storage` and opens it for good.
+  ///
+  /// - Throws: ``SecureMemoryError`` as `SecureBuffer(capacity:locking:storage:)`
+  ///   does under ``LockPolicy/required``.
+  package init(capacity: Int, storage: SecureStorage) throws(SecureMemoryError) {
+    var (region, protection) = try GuardedRegion.allocate(
+      minimumCapacity: capacity, policy: .required, storage: storage)
+    guard region.protectReadWrite() else {
+      let errno = Kernel.errno
+      region.free()
+      throw .protectionFailed("opening a landing area (mprotect)", errno: errno)
+    }
+    protection.isInaccessibleOutsideWindows = false
+    self.region = region
+    self.protection = protection
+    ownerProcess = Kernel.processID
+  }
+
+  deinit {
+    // In a forked child the pages read as zeros or are not mapped at all (see
+    // `SecureBuffer.release`): nothing to wipe, and no canary to check.
+    if ownerProcess == Kernel.processID || !protection.isWipedOnFork {
+      region.free()
+    }
+  }
+
+  /// How many bytes one read may bring.
+  package var capacity: Int { region.capacity }
+
+  /// Reads once from `descriptor` (`read(2)`, at most `maximumCount` bytes)
+  /// into the empty area, without waiting first: call it when `poll` said the
+  /// descriptor is readable.
+  ///
+  /// - Throws: ``SecureMemoryError`` with code `readFailed` for an error other
+  ///   than `EINTR` (``ReadOutcome/interrupted``) and `EAGAIN`
+  ///   (``ReadOutcome/timedOut``).
+  package mutating func read(
+    from descriptor: Int32, maximumCount: Int
+  ) throws(SecureMemoryError) -> ReadOutcome {
+    precondition(count == 0, "LandingArea: read before the last bytes were wiped")
+    let result = Glibc.read(descriptor, region.start, min(maximumCount, capacity))
+    if result < 0 {
+      switch Kernel.errno {
+      case EINTR: return .interrupted
+      case EAGAIN: return .timedOut
+      default: throw .readFailed(errno: Kernel.errno)
+      }
+    }
+    if result == 0 { return .endOfFile }
+    count = result
+    return .bytes(result)
+  }
+
+  /// Lets `receive` write into the empty area (at most `maximumCount` bytes)
+  /// and keeps the count it returns, as ``read(from:maximumCount:)`` keeps
+  /// what `read(2)` returns.
+  package mutating func receive(
+    atMost maximumCount: Int, receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int
+  ) {
+    precondition(count == 0, "LandingArea: receive before the last bytes were wiped")
+    let room = UnsafeMutableRawBufferPointer(
+      start: region.start, count: min(maximumCount, capacity))
+    let received = receive(room)
+    precondition(
+      received >= 0 && received <= room.count, "LandingArea: received more than the room")
+    count = received
+  }
+
+  /// Lends the bytes the last read left, read-only; valid only while `body` runs.
+  package func withUnsafeBytes<Result: ~Copyable, Failure: Error>(
+    _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try body(UnsafeRawBufferPointer(start: region.start, count: count))
+  }
+
+  /// Zeroes what the last read left (`sodium_memzero`), so the area is empty
+  /// while its owner waits.
+  package mutating func wipe() {
+    guard count > 0 else { return }
+    Sodium.zero(region.start, count: count)
+    count = 0
+  }
+}
