@@ -8,11 +8,12 @@ import SecureMemory
 /// the terminal, the relay's self-pipe (and the handler's
 /// ``TerminalEventHandler/watchedDescriptor``, if any) until the earliest of the decoder's
 /// deadline (a lone Esc, a split sequence) and the handler's
-/// ``TerminalEventHandler/wakeTime``; the signals caught; one `read(2)` into
-/// the decoder's secure input, and every event decoded and handled inside the
-/// same window on that input (``KeyDecoder/read(from:maximumCount:at:handling:)``);
-/// then one
-/// ``TerminalEventHandler/redraw(terminal:)`` when anything asked for it.
+/// ``TerminalEventHandler/wakeTime``; ``TerminalEventHandler/woke(at:readiness:)``
+/// and the signals caught; one `read(2)` into the decoder's landing area, and
+/// every event decoded and handled where it landed
+/// (``KeyDecoder/read(from:maximumCount:at:handling:)``); then one
+/// ``TerminalEventHandler/redraw(terminal:)`` when anything asked for it. When
+/// only the terminal woke the loop, the key goes first and `woke` after it.
 ///
 /// - Complexity: per key, what the decoder and the handler cost; the loop
 ///   itself allocates nothing.
@@ -47,10 +48,16 @@ package enum TerminalEventLoop {
       let wake = earliest(decoderDeadline, handler.wakeTime)
       let readiness = try terminal.waitForInput(
         or: relay, watching: handler.watchedDescriptor, until: wake)
-      switch try handler.woke(at: .now, readiness: readiness) {
-      case .proceed: break
-      case .redraw: needsRedraw = true
-      case .end(let ending): return ending
+      // A key and nothing else is read, decoded and echoed before the
+      // handler hears of the wake: after an idle wait every instruction runs
+      // cold, and only the key's own path lies between the wake and its echo.
+      let keyFirst = readiness == .input
+      if !keyFirst {
+        switch try handler.woke(at: .now, readiness: readiness) {
+        case .proceed: break
+        case .redraw: needsRedraw = true
+        case .end(let ending): return ending
+        }
       }
       if readiness.contains(.signal) {
         for signal in relay.pendingSignals() {
@@ -95,6 +102,13 @@ package enum TerminalEventLoop {
       }
       if !decoded { last = try decoder.decode(at: .now, handling: handle) }
       if let ending { return ending }
+      if keyFirst {
+        switch try handler.woke(at: .now, readiness: readiness) {
+        case .proceed: break
+        case .redraw: needsRedraw = true
+        case .end(let ending): return ending
+        }
+      }
       decoderDeadline = nil
       if case .needsInputBefore(let instant) = last { decoderDeadline = instant }
       if needsRedraw { try handler.redraw(terminal: &terminal) }
