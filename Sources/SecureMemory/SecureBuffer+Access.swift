@@ -38,4 +38,15 @@ extension SecureBuffer {
     defer { gate.closeWrite(region) }
     return try body(region)
   }
+
+  /// As ``withWritableRegion(_:)``, with the window over only the pages that
+  /// hold `bytes` where that is fewer than all (`AccessGate.openWrite(_:bytes:)`):
+  /// `body` may touch those bytes and no others.
+  func withWritableRegion<Result: ~Copyable, Failure: Error>(
+    over bytes: Range<Int>, _ body: (BufferBacking) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let pages = gate.openWrite(region, bytes: bytes)
+    defer { gate.closeWrite(region, pages: pages) }
+    return try body(region)
+  }
 }

@@ -278,7 +278,8 @@ extension SecureBuffer {
 
 extension SecureBuffer {
   /// Appends `count` bytes that `body` writes straight into the buffer's spare
-  /// capacity, inside a read-write window.
+  /// capacity, inside a read-write window over the pages they take (the whole
+  /// buffer's when that is all of it, or when the kernel cannot split it).
   ///
   /// Use it for bytes computed from secret input (a code point encoded as UTF-8,
   /// an escaped form of a password) so they are born in secure memory instead of
@@ -294,7 +295,8 @@ extension SecureBuffer {
       do { try grow(toAtLeast: count + newCount) } catch { throw .memory(error) }
     }
     let offset = count
-    let result: Result<Void, Failure> = withWritableRegion { region in
+    let result: Result<Void, Failure> = withWritableRegion(over: offset..<offset + newCount) {
+      region in
       let spare = UnsafeMutableRawBufferPointer(start: region.start + offset, count: newCount)
       do throws(Failure) {
         try body(spare)

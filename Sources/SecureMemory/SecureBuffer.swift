@@ -199,6 +199,62 @@ final class AccessGate: Sendable {
     state.withLock { Self.close(region, &$0) }
   }
 
+  /// Opens a write window over only the pages that hold `bytes` (offsets
+  /// from the buffer's start) when the buffer is a region of its own and
+  /// those pages are fewer than all of it; returns those pages, or nil when
+  /// the whole region was opened instead (as ``openWrite(_:)`` does).
+  ///
+  /// An append into a large reserved buffer (a stream opened into 1 MiB)
+  /// otherwise changes the protection of every page of its capacity, twice a
+  /// chunk. Changing part of the mapping splits it, which needs free entries
+  /// in the table of mappings: when the kernel refuses, the whole region is
+  /// opened, which needs none.
+  func openWrite(_ backing: BufferBacking, bytes: Range<Int>) -> Range<Int>? {
+    guard case .ownRegion(let region) = backing, let pages = Self.pages(of: bytes, in: region)
+    else {
+      openWrite(backing)
+      return nil
+    }
+    return state.withLock { state in
+      precondition(state.readers == 0, "SecureBuffer: write window opened while reading")
+      guard state.protection.isInaccessibleOutsideWindows else { return nil }
+      let start = region.dataPages + pages.lowerBound
+      if Kernel.protect(start, pages.count, .readWrite) == nil { return pages }
+      precondition(
+        region.protectReadWrite(),
+        "SecureBuffer: mprotect(PROT_READ|PROT_WRITE) on a buffer's own mapping failed")
+      return nil
+    }
+  }
+
+  /// Closes a window ``openWrite(_:bytes:)`` opened: over `pages` when it
+  /// returned them, else over the whole region.
+  func closeWrite(_ backing: BufferBacking, pages: Range<Int>?) {
+    guard let pages, case .ownRegion(let region) = backing else {
+      closeWrite(backing)
+      return
+    }
+    state.withLock { state in
+      // Back to the flags of the pages around them: the split mapping merges
+      // again. Should the kernel refuse, the whole region is closed instead.
+      if Kernel.protect(region.dataPages + pages.lowerBound, pages.count, .none) != nil {
+        Self.close(region, &state)
+      }
+    }
+  }
+
+  /// The byte offsets, from the region's first data page, of the whole pages
+  /// holding `bytes`; nil when they are all of the region's pages (or none).
+  private static func pages(of bytes: Range<Int>, in region: GuardedRegion) -> Range<Int>? {
+    let pageSize = Kernel.pageSize
+    let first = region.start - region.dataPages + bytes.lowerBound
+    let end = region.start - region.dataPages + bytes.upperBound
+    let lower = first / pageSize * pageSize
+    let upper = min((end + pageSize - 1) / pageSize * pageSize, region.dataPagesCount)
+    guard upper > lower, upper - lower < region.dataPagesCount else { return nil }
+    return lower..<upper
+  }
+
   /// A window on a buffer whose pages are counted elsewhere: an arena slot's
   /// by its slab, a shared region's part by its region.
   private static func openWindow(sharing backing: BufferBacking, writable: Bool) {
