@@ -71,6 +71,34 @@ extension SecretStream {
       }
     }
 
+    /// Seals the bytes of `plaintext` in `range` (all of them by default) as
+    /// the next chunk into `chunk`, which is resized to the chunk's length
+    /// and otherwise reused: a loop that writes each chunk out before sealing
+    /// the next allocates nothing.
+    ///
+    /// - Precondition: as ``seal(_:range:isFinal:)``.
+    /// - Complexity: O(length); two `mprotect` pairs.
+    public mutating func seal(
+      _ plaintext: borrowing SecureBuffer, range: Range<Int>? = nil, isFinal: Bool,
+      into chunk: inout [UInt8]
+    ) {
+      let range = plaintext.checkedRange(range)
+      let count = range.count + SecretStream.chunkOverhead
+      if chunk.count < count {
+        chunk.append(contentsOf: repeatElement(0, count: count - chunk.count))
+      } else if chunk.count > count {
+        chunk.removeLast(chunk.count - count)
+      }
+      plaintext.withUnsafeBytes { plaintext in
+        chunk.withUnsafeMutableBytes { chunk in
+          seal(
+            message: UnsafeRawBufferPointer(rebasing: plaintext[range]), isFinal: isFinal,
+            into: chunk)
+        }
+      }
+      wipeStack()
+    }
+
     /// Seals bytes that are not secret (a file's own non-secret part, a test
     /// vector) as the next chunk; `isFinal` marks the last.
     ///
@@ -82,19 +110,24 @@ extension SecretStream {
     }
 
     private mutating func seal(message: UnsafeRawBufferPointer, isFinal: Bool) -> [UInt8] {
-      precondition(!isFinished, "SecretStream.Sealer: a chunk sealed after the final one")
       let count = message.count + SecretStream.chunkOverhead
       let chunk = [UInt8](unsafeUninitializedCapacity: count) { chunk, initialized in
-        state.withUnsafeMutableBytes { state in
-          Sodium.seal(
-            state: state, chunk: UnsafeMutableRawBufferPointer(chunk), message: message,
-            isFinal: isFinal)
-        }
+        seal(message: message, isFinal: isFinal, into: UnsafeMutableRawBufferPointer(chunk))
         initialized = count
       }
       wipeStack()
-      isFinished = isFinal
       return chunk
+    }
+
+    /// Seals `message` into `chunk`, which has exactly its sealed length.
+    private mutating func seal(
+      message: UnsafeRawBufferPointer, isFinal: Bool, into chunk: UnsafeMutableRawBufferPointer
+    ) {
+      precondition(!isFinished, "SecretStream.Sealer: a chunk sealed after the final one")
+      state.withUnsafeMutableBytes { state in
+        Sodium.seal(state: state, chunk: chunk, message: message, isFinal: isFinal)
+      }
+      isFinished = isFinal
     }
   }
 }
