@@ -188,7 +188,8 @@ extension GuardedRegion {
   /// proves each protection: guard pages by the checked reservation, lock and core-dump
   /// exclusion by the kernel's marks, no inheritance by `MADV_DONTFORK`,
   /// no access by `mprotect`, hiding from the kernel by a read through the kernel that fails
-  /// (`process_vm_readv`).
+  /// (`process_vm_readv`); the marks and the hiding once per process
+  /// (``SecretMemoryRegion/kernelMarks(of:)``, ``SecretMemoryRegion/isHiddenFromKernel(_:)``).
   private static func allocateSecretMemory(
     capacity: Int, policy: LockPolicy
   ) throws(SecureMemoryError) -> (GuardedRegion, Protection) {
@@ -218,7 +219,7 @@ extension GuardedRegion {
     let isOmittedFromFork = check(pages.omitFromFork()) {
       .protectionFailed("keeping secret memory from a forked child (MADV_DONTFORK)", errno: $0)
     }
-    let isHidden = check(pages.isHiddenFromKernel ? nil : EIO) { _ in
+    let isHidden = check(SecretMemoryRegion.isHiddenFromKernel(pages) ? nil : EIO) { _ in
       .protectionFailed(
         "hiding secret memory from the kernel (process_vm_readv read it)", errno: 0)
     }

@@ -87,6 +87,25 @@ struct SecretMemoryRegion {
     Kernel.kernelReadError(at: pages) == EFAULT
   }
 
+  /// ``isHiddenFromKernel``, read once per process: at `region`, the first
+  /// region made, and kept once it held.
+  ///
+  /// Hiding is the kernel's, for every page of every secret-memory mapping:
+  /// its fault handler takes each page out of the direct map as it hands it
+  /// out, or the mapping is refused (`memfd_secret` fails with `ENOSYS` when
+  /// the kernel was booted without it). One region read through the kernel
+  /// proves it for the process, as ``kernelMarks(of:)`` proves the marks;
+  /// the tests scan each buffer. A look that found the region readable is
+  /// not kept: that region is refused, and the next one looks again.
+  static func isHiddenFromKernel(_ region: SecretMemoryRegion) -> Bool {
+    if hidingProven.load(ordering: .acquiring) { return true }
+    guard region.isHiddenFromKernel else { return false }
+    hidingProven.store(true, ordering: .releasing)
+    return true
+  }
+
+  private static let hidingProven = Atomic<Bool>(false)
+
   /// Zeroes every data page (`sodium_memzero`), then unmaps the guards and the
   /// data in one `munmap`.
   func wipeAndUnmap() {
