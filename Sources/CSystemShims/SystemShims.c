@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,4 +29,48 @@ long secretfield_read_available(int descriptor, unsigned char *into, size_t capa
     if (got > 0) memcpy(into, bytes, (size_t)got);
     return (long)got;
   }
+}
+
+/* What secretfield_binds_immediately looks for, and what it found. */
+struct secretfield_binding_query {
+  const void *address;
+  int found;
+  int binds_now;
+};
+
+static int secretfield_binding_of_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct secretfield_binding_query *query = data;
+  uintptr_t address = (uintptr_t)query->address;
+  const ElfW(Phdr) *dynamic = NULL;
+  int holds = 0;
+  for (ElfW(Half) index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+    uintptr_t start = info->dlpi_addr + header->p_vaddr;
+    if (header->p_type == PT_LOAD && address >= start && address < start + header->p_memsz)
+      holds = 1;
+    if (header->p_type == PT_DYNAMIC) dynamic = header;
+  }
+  if (!holds) return 0;
+  query->found = 1;
+  /* No dynamic section: nothing is bound at run time at all. */
+  if (dynamic == NULL) {
+    query->binds_now = 1;
+    return 1;
+  }
+  for (const ElfW(Dyn) *entry = (const ElfW(Dyn) *)(info->dlpi_addr + dynamic->p_vaddr);
+       entry->d_tag != DT_NULL; entry++) {
+    if (entry->d_tag == DT_BIND_NOW) query->binds_now = 1;
+    if (entry->d_tag == DT_FLAGS && (entry->d_un.d_val & DF_BIND_NOW)) query->binds_now = 1;
+    if (entry->d_tag == DT_FLAGS_1 && (entry->d_un.d_val & DF_1_NOW)) query->binds_now = 1;
+  }
+  return 1;
+}
+
+int secretfield_binds_immediately(const void *address) {
+  const char *environment = getenv("LD_BIND_NOW");
+  if (environment != NULL && environment[0] != '\0') return 1;
+  struct secretfield_binding_query query = {address, 0, 0};
+  dl_iterate_phdr(secretfield_binding_of_object, &query);
+  return query.found && query.binds_now;
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import SecureMemory
 import Testing
 
 /// `Sodium.bindEveryFunction` must call every libsodium function `SecureMemory`
@@ -50,5 +52,36 @@ struct SodiumBindingTests {
       #expect(
         Self.calls(in: text[...]).isEmpty, "\(file) calls \(Self.calls(in: text[...]).sorted())")
     }
+  }
+
+}
+
+/// The binding at start is skipped only where the loader bound everything:
+/// read from the dynamic sections of the objects actually loaded.
+@Suite("Load-time binding is read from the loaded objects")
+struct LoadTimeBindingTests {
+  /// A function of the test program, which SwiftPM links without `-z now`.
+  static let ownCode: @convention(c) () -> Void = {}
+
+  @Test("Debian's libsodium is bound at load; this test program is not (control)")
+  func libsodiumAndTestProgram() throws {
+    let sodium = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sodium_init"))
+    #expect(LoadTimeBinding.bindsImmediately(objectHolding: sodium))
+    let own = unsafeBitCast(Self.ownCode, to: UnsafeRawPointer.self)
+    #expect(!LoadTimeBinding.bindsImmediately(objectHolding: own))
+  }
+
+  @Test("LD_BIND_NOW counts as binding at load")
+  func environment() async {
+    await #expect(processExitsWith: .success) {
+      setenv("LD_BIND_NOW", "1", 1)
+      let own = unsafeBitCast(LoadTimeBindingTests.ownCode, to: UnsafeRawPointer.self)
+      if !LoadTimeBinding.bindsImmediately(objectHolding: own) { exit(1) }
+    }
+  }
+
+  @Test("an address no object holds is not taken as bound")
+  func unknownAddress() {
+    #expect(!LoadTimeBinding.bindsImmediately(objectHolding: UnsafeRawPointer(bitPattern: 16)!))
   }
 }

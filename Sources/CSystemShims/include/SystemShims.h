@@ -192,6 +192,12 @@ static inline int secretfield_install_seccomp_filter(const void *program) {
  * count, 0 at end of file or when nothing is there (EAGAIN), -1 with errno
  * set on another error; retries EINTR.
  */
+/* 1 when the loaded object that holds `address` has every symbol bound when
+   it was loaded (`-z now`: DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW), has no
+   dynamic section, or LD_BIND_NOW is set; 0 when its calls through the PLT
+   are bound lazily, on first use, or no loaded object holds `address`. */
+int secretfield_binds_immediately(const void *address);
+
 long secretfield_read_available(int descriptor, unsigned char *into, size_t capacity, size_t count);
 
 /* syscall(2) with a number and no argument. */

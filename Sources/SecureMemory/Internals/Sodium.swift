@@ -1,4 +1,5 @@
 import CSodium
+import CSystemShims
 import Glibc
 
 /// The only place in the package that calls libsodium.
@@ -15,7 +16,7 @@ enum Sodium {
   private static let initialization: Result<Void, SecureMemoryError> = {
     // 0: initialised now; 1: already initialised; -1: failure.
     guard sodium_init() >= 0 else { return .failure(.libsodiumUnavailable()) }
-    bindEveryFunction()
+    if !LoadTimeBinding.coversLibsodiumCalls { bindEveryFunction() }
     return .success(())
   }()
 
@@ -31,11 +32,13 @@ enum Sodium {
   /// release builds. The calls also bind what libsodium itself calls in libc
   /// (`mmap`, `mprotect`, `malloc`) on the same paths.
   ///
-  /// In the packaged tools this is redundant: they are linked with `-z now`
-  /// (`Packaging/build-flags.bash`), and Debian's libsodium23 is too. It stays
-  /// because the calls into libsodium are in the PLT of whatever links this
-  /// module, which SwiftPM binds lazily unless that program passes `-z now`
-  /// itself, and a package cannot require it of its dependents.
+  /// Skipped where the loader bound everything already
+  /// (``LoadTimeBinding/coversLibsodiumCalls``): the packaged tools are linked
+  /// with `-z now` (`Packaging/build-flags.bash`), and Debian's libsodium23 is
+  /// too. Run everywhere else, because the calls into libsodium are in the PLT
+  /// of whatever links this module, which SwiftPM binds lazily unless that
+  /// program passes `-z now` itself, and a package cannot require it of its
+  /// dependents.
   ///
   /// **Every libsodium function called anywhere in this file must appear in this
   /// list** (`SodiumBindingTests` checks that it does). Adding a call elsewhere
