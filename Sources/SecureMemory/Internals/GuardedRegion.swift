@@ -185,11 +185,13 @@ extension GuardedRegion {
   }()
 
   /// Maps secret memory (``SecretMemoryRegion``), writes the canary, then
-  /// proves each protection: guard pages by the checked reservation, lock and core-dump
-  /// exclusion by the kernel's marks, no inheritance by `MADV_DONTFORK`,
-  /// no access by `mprotect`, hiding from the kernel by a read through the kernel that fails
-  /// (`process_vm_readv`); the marks and the hiding once per process
-  /// (``SecretMemoryRegion/kernelMarks(of:)``, ``SecretMemoryRegion/isHiddenFromKernel(_:)``).
+  /// proves each protection: guard pages by the checked reservation, the lock
+  /// by a page-out the kernel refuses, core-dump exclusion by `MADV_DONTDUMP`,
+  /// no inheritance by `MADV_DONTFORK`, no access by `mprotect`, hiding from
+  /// the kernel by a read through the kernel that fails (`process_vm_readv`);
+  /// the lock and the hiding once per process
+  /// (``SecretMemoryRegion/kernelMarks(of:)``,
+  /// ``SecretMemoryRegion/isHiddenFromKernel(_:)``).
   private static func allocateSecretMemory(
     capacity: Int, policy: LockPolicy
   ) throws(SecureMemoryError) -> (GuardedRegion, Protection) {
@@ -211,10 +213,10 @@ extension GuardedRegion {
     let hasGuardPages = true
     let marks = SecretMemoryRegion.kernelMarks(of: pages)
     let isLocked = check(marks.isLocked ? nil : EPERM) {
-      .protectionFailed("locking secret memory (the kernel's smaps shows no `lo`)", errno: $0)
+      .protectionFailed("locking secret memory (the kernel would page it out)", errno: $0)
     }
     let isExcludedFromCoreDumps = check(marks.isExcludedFromCoreDumps ? nil : EPERM) {
-      .protectionFailed("excluding secret memory from core dumps (no `dd`)", errno: $0)
+      .protectionFailed("excluding secret memory from core dumps (MADV_DONTDUMP)", errno: $0)
     }
     let isOmittedFromFork = check(pages.omitFromFork()) {
       .protectionFailed("keeping secret memory from a forked child (MADV_DONTFORK)", errno: $0)

@@ -22,6 +22,13 @@ enum Kernel {
     madvise(start, count, MADV_DONTDUMP) == 0 ? nil : errno
   }
 
+  /// True when the kernel refuses to page the range out
+  /// (`madvise(MADV_PAGEOUT)` fails with `EINVAL`), as it does for a locked
+  /// mapping; an unlocked one is reclaimed and this returns false.
+  static func refusesPageOut(_ start: UnsafeMutableRawPointer, _ count: Int) -> Bool {
+    madvise(start, count, MADV_PAGEOUT) != 0 && errno == EINVAL
+  }
+
   static func wipeOnFork(_ start: UnsafeMutableRawPointer, _ count: Int) -> Int32? {
     madvise(start, count, MADV_WIPEONFORK) == 0 ? nil : errno
   }

@@ -94,7 +94,7 @@ struct SecretMemoryRegion {
   /// its fault handler takes each page out of the direct map as it hands it
   /// out, or the mapping is refused (`memfd_secret` fails with `ENOSYS` when
   /// the kernel was booted without it). One region read through the kernel
-  /// proves it for the process, as ``kernelMarks(of:)`` proves the marks;
+  /// proves it for the process, as ``kernelMarks(of:)`` proves the lock;
   /// the tests scan each buffer. A look that found the region readable is
   /// not kept: that region is refused, and the next one looks again.
   static func isHiddenFromKernel(_ region: SecretMemoryRegion) -> Bool {
@@ -116,44 +116,34 @@ struct SecretMemoryRegion {
     Kernel.unmap(guardBefore, byteCount + 2 * Kernel.pageSize)
   }
 
-  /// What the kernel marks every secret-memory mapping with, read once per
-  /// process from `/proc/self/smaps`: `lo` (locked, so never swapped) and
-  /// `dd` (left out of core dumps).
+  /// Whether the region is locked (never swapped) and left out of core
+  /// dumps, each shown by the kernel's answer.
   ///
-  /// `mlock` cannot show it: on secret memory the kernel accepts `mlock` and
-  /// changes nothing, the pages being locked from the start. The kernel sets
-  /// both marks on every such mapping when it is made, or refuses the mapping,
-  /// so one look proves them for each region of the process; the tests compare
-  /// each buffer's own smaps entry. Reading smaps costs hundreds of microseconds
-  /// (the kernel walks every mapping before this one's), too much for every
-  /// allocation.
+  /// `mlock` cannot show the lock: on secret memory the kernel accepts it and
+  /// changes nothing, the pages being locked from the start. What shows it is
+  /// a page-out the kernel refuses: `MADV_PAGEOUT` fails with `EINVAL` on a
+  /// locked mapping and reclaims an unlocked one (a kernel with
+  /// `memfd_secret`, 5.14 or later, knows the advice). The kernel locks every
+  /// secret-memory mapping when it makes it, or refuses the mapping, so the
+  /// first region proves it for the process, as ``isHiddenFromKernel(_:)``
+  /// proves the hiding. The dump exclusion the kernel also sets is applied
+  /// again to each region (`MADV_DONTDUMP`) and its result checked, as for a
+  /// sodium buffer.
   ///
-  /// The look is at `region` itself, the first one made, not at a probe of
-  /// its own: a probe was one more locked page, which under a limit of one
-  /// page failed, and its failure, kept for the process, sent every secret of
-  /// the process to sodium memory. What the look could not read (no smaps) is
-  /// not kept; the next region looks again.
+  /// Two system calls, where reading the kernel's marks from
+  /// `/proc/self/smaps` walked every mapping before this one's: about 220 µs
+  /// on the way to a prompt's first frame.
   static func kernelMarks(of region: SecretMemoryRegion) -> (
     isLocked: Bool, isExcludedFromCoreDumps: Bool
   ) {
-    let known = observedMarks.load(ordering: .acquiring)
-    if known & Self.marksKnown != 0 {
-      return (known & Self.lockedMark != 0, known & Self.notDumpedMark != 0)
+    let isExcludedFromCoreDumps = Kernel.excludeFromCoreDumps(region.pages, region.byteCount) == nil
+    if lockProven.load(ordering: .acquiring) { return (true, isExcludedFromCoreDumps) }
+    guard Kernel.refusesPageOut(region.pages, region.byteCount) else {
+      return (false, isExcludedFromCoreDumps)
     }
-    guard let flags = MappingFlags.ofMapping(containing: region.pages) else {
-      return (false, false)
-    }
-    let marks = (flags.contains("lo"), flags.contains("dd"))
-    let value =
-      Self.marksKnown | (marks.0 ? Self.lockedMark : 0) | (marks.1 ? Self.notDumpedMark : 0)
-    observedMarks.store(value, ordering: .releasing)
-    return marks
+    lockProven.store(true, ordering: .releasing)
+    return (true, isExcludedFromCoreDumps)
   }
 
-  /// The marks seen, once seen: ``marksKnown``, with ``lockedMark`` and
-  /// ``notDumpedMark`` for `lo` and `dd`.
-  private static let observedMarks = Atomic<UInt8>(0)
-  private static let marksKnown: UInt8 = 1
-  private static let lockedMark: UInt8 = 2
-  private static let notDumpedMark: UInt8 = 4
+  private static let lockProven = Atomic<Bool>(false)
 }
