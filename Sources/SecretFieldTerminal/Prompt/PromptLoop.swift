@@ -1,3 +1,4 @@
+import Glibc
 import SecretField
 import SecureMemory
 
@@ -385,6 +386,10 @@ struct PromptLoop: ~Copyable {
     if glyph.withUnsafeBytes({ Platform.writeAll(writer.descriptor, $0) }) != nil {
       renderer.invalidate()
     }
+    // The terminal that shows the echo runs before the field's edit and the
+    // frame: where it shares a core with the prompt (two cores, a busy
+    // machine), it would otherwise wait for them.
+    _ = Glibc.sched_yield()
   }
 
   /// Ends the entry on the screen: masked, status lines erased, cursor below.
