@@ -21,8 +21,10 @@ import Glibc
 package struct LandingArea: ~Copyable {
   private let region: GuardedRegion
   private let ownerProcess: Int32
-  /// How many bytes the last read left, until ``wipe()``.
+  /// How many bytes the last read left (its front included), until ``wipe()``.
   package private(set) var count = 0
+  /// The bytes at the start the last read left for ``fillFront(with:)``.
+  private var unfilledFront = 0
   /// The protections that hold, verified as a ``SecureBuffer``'s are; the area
   /// is never inaccessible, so ``Protection/isInaccessibleOutsideWindows`` is false.
   package let protection: Protection
@@ -56,18 +58,19 @@ package struct LandingArea: ~Copyable {
   /// How many bytes one read may bring.
   package var capacity: Int { region.capacity }
 
-  /// Reads once from `descriptor` (`read(2)`, at most `maximumCount` bytes)
-  /// into the empty area, without waiting first: call it when `poll` said the
-  /// descriptor is readable.
+  /// Reads once from `descriptor` (`read(2)`, at most `maximumCount` bytes,
+  /// and no more than fit after `front`) into the empty area, after `front`
+  /// bytes left for ``fillFront(with:)``, without waiting first: call it when
+  /// `poll` said the descriptor is readable.
   ///
   /// - Throws: ``SecureMemoryError`` with code `readFailed` for an error other
   ///   than `EINTR` (``ReadOutcome/interrupted``) and `EAGAIN`
   ///   (``ReadOutcome/timedOut``).
   package mutating func read(
-    from descriptor: Int32, maximumCount: Int
+    from descriptor: Int32, maximumCount: Int, leavingFront front: Int = 0
   ) throws(SecureMemoryError) -> ReadOutcome {
-    precondition(count == 0, "LandingArea: read before the last bytes were wiped")
-    let result = Glibc.read(descriptor, region.start, min(maximumCount, capacity))
+    let room = takeRoom(maximumCount, after: front)
+    let result = Glibc.read(descriptor, room.baseAddress!, room.count)
     if result < 0 {
       switch Kernel.errno {
       case EINTR: return .interrupted
@@ -76,30 +79,66 @@ package struct LandingArea: ~Copyable {
       }
     }
     if result == 0 { return .endOfFile }
-    count = result
+    arrived(result, after: front)
     return .bytes(result)
   }
 
-  /// Lets `receive` write into the empty area (at most `maximumCount` bytes)
-  /// and keeps the count it returns, as ``read(from:maximumCount:)`` keeps
-  /// what `read(2)` returns.
+  /// Lets `receive` write into the empty area (at most `maximumCount` bytes,
+  /// after `front` bytes left for ``fillFront(with:)``) and keeps the count it
+  /// returns, as ``read(from:maximumCount:leavingFront:)`` keeps what
+  /// `read(2)` returns.
   package mutating func receive(
-    atMost maximumCount: Int, receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int
+    atMost maximumCount: Int, leavingFront front: Int = 0,
+    receivingWith receive: (UnsafeMutableRawBufferPointer) -> Int
   ) {
-    precondition(count == 0, "LandingArea: receive before the last bytes were wiped")
-    let room = UnsafeMutableRawBufferPointer(
-      start: region.start, count: min(maximumCount, capacity))
+    let room = takeRoom(maximumCount, after: front)
     let received = receive(room)
     precondition(
       received >= 0 && received <= room.count, "LandingArea: received more than the room")
-    count = received
+    if received > 0 { arrived(received, after: front) }
+  }
+
+  /// Copies `bytes`, what waited from an earlier read, into the front the last
+  /// read left for them, so that they and the new bytes are one run.
+  ///
+  /// - Precondition: `bytes.count` is the front the last read left.
+  package mutating func fillFront(with bytes: UnsafeRawBufferPointer) {
+    precondition(bytes.count == unfilledFront, "LandingArea: the front is another size")
+    if let source = bytes.baseAddress {
+      moveSecretBytes(to: region.start, from: source, count: bytes.count)
+    }
+    unfilledFront = 0
+  }
+
+  /// Leaves `front` bytes for ``fillFront(with:)`` with nothing read after
+  /// them: for decoding what waited, at its deadline, where reads land.
+  package mutating func reserveFront(_ front: Int) {
+    precondition(count == 0, "LandingArea: a front reserved before the last bytes were wiped")
+    precondition(front >= 0 && front < capacity, "LandingArea: no room for the front")
+    arrived(0, after: front)
+  }
+
+  /// How many bytes one read may bring after `front` bytes.
+  package func room(after front: Int) -> Int { max(0, capacity - front) }
+
+  private func takeRoom(_ maximumCount: Int, after front: Int) -> UnsafeMutableRawBufferPointer {
+    precondition(count == 0, "LandingArea: a read before the last bytes were wiped")
+    precondition(front >= 0 && front < capacity, "LandingArea: no room after the front")
+    return UnsafeMutableRawBufferPointer(
+      start: region.start + front, count: min(maximumCount, capacity - front))
+  }
+
+  private mutating func arrived(_ received: Int, after front: Int) {
+    count = front + received
+    unfilledFront = front
   }
 
   /// Lends the bytes the last read left, read-only; valid only while `body` runs.
   package func withUnsafeBytes<Result: ~Copyable, Failure: Error>(
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try body(UnsafeRawBufferPointer(start: region.start, count: count))
+    precondition(unfilledFront == 0, "LandingArea: read before its front was filled")
+    return try body(UnsafeRawBufferPointer(start: region.start, count: count))
   }
 
   /// Zeroes what the last read left (`sodium_memzero`), so the area is empty
@@ -108,5 +147,6 @@ package struct LandingArea: ~Copyable {
     guard count > 0 else { return }
     Sodium.zero(region.start, count: count)
     count = 0
+    unfilledFront = 0
   }
 }

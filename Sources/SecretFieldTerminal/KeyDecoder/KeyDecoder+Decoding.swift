@@ -60,9 +60,16 @@ extension KeyDecoder {
       state.pendingSince = nil
       return .needsInput
     }
-    return try input.withUnsafeBytesRemovingPrefix { bytes, removing in
-      Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body)
-    }.get()
+    let pending = input.count
+    guard landing.room(after: pending) > 0 else {
+      return try input.withUnsafeBytesRemovingPrefix { bytes, removing in
+        Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body)
+      }.get()
+    }
+    // Where reads land, as a read's events are: a handler sees the same
+    // bytes at the same place whether they came now or waited.
+    landing.reserveFront(pending)
+    return try decodeLanded(at: now, handling: body)
   }
 
   /// The work of ``receive(atMost:receivingWith:at:handling:)``, in its own
@@ -73,8 +80,9 @@ extension KeyDecoder {
     at now: ContinuousClock.Instant, handling body: EventHandler
   ) throws(TerminalError) -> Step?? {
     wipeDeliveredPayload()
-    guard maximumCount > landing.capacity else {
-      landing.receive(atMost: maximumCount, receivingWith: receive)
+    let pending = input.count
+    guard maximumCount > landing.room(after: pending) else {
+      landing.receive(atMost: maximumCount, leavingFront: pending, receivingWith: receive)
       guard landing.count > 0 else { return nil }
       return .some(try decodeLanded(at: now, handling: body))
     }
@@ -102,36 +110,57 @@ extension KeyDecoder {
     handling body: EventHandler
   ) throws(TerminalError) -> (outcome: ReadOutcome, step: Step?) {
     wipeDeliveredPayload()
+    let pending = input.count
+    guard landing.room(after: pending) > 0 else {
+      return try readIntoInput(
+        from: descriptor, maximumCount: maximumCount, at: now, handling: body)
+    }
     let outcome: ReadOutcome
-    do { outcome = try landing.read(from: descriptor, maximumCount: maximumCount) } catch {
+    do {
+      outcome = try landing.read(
+        from: descriptor, maximumCount: maximumCount, leavingFront: pending)
+    } catch {
       throw .readFailed(errno: error.errno, error.description)
     }
     guard case .bytes = outcome else { return (outcome, nil) }
     return (outcome, try decodeLanded(at: now, handling: body))
   }
 
-  /// Decodes and handles what landed, and wipes the landing area before the
-  /// caller waits again.
+  /// A read straight into the input, decoded in its window: for when what
+  /// waits there (a sequence near its limit) leaves the landing area no room.
+  private mutating func readIntoInput(
+    from descriptor: Int32, maximumCount: Int, at now: ContinuousClock.Instant,
+    handling body: EventHandler
+  ) throws(TerminalError) -> (outcome: ReadOutcome, step: Step?) {
+    var decoded: Result<Step?, TerminalError> = .success(nil)
+    let outcome: ReadOutcome
+    do {
+      outcome = try input.read(from: descriptor, maximumCount: maximumCount, timeout: .zero) {
+        bytes in
+        var removing = 0
+        decoded = Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body)
+        return removing
+      }
+    } catch {
+      throw .readFailed(errno: error.errno, error.description)
+    }
+    guard case .bytes = outcome else { return (outcome, nil) }
+    return (outcome, try decoded.get())
+  }
+
+  /// Decodes and handles what landed, behind what waited in the input, and
+  /// wipes the landing area before the caller waits again.
   ///
-  /// With nothing waiting in the input (every key, but for a character or
-  /// sequence split across reads), the events are decoded and handled where
-  /// the bytes landed, and a key's text is lent from there: no protection
-  /// changes before the handler's own. An unfinished rest, or events a handler
-  /// that stopped left, move into the no-access input. Behind bytes already
-  /// waiting, the new ones join them there, and the input is decoded as
-  /// ``decode(at:handling:)`` does.
+  /// What waited (half a character, an unfinished sequence: rare) moves into
+  /// the front the read left for it, so the events are decoded and handled
+  /// where the bytes landed, and a key's text is lent from there: no
+  /// protection change before the handler's own. An unfinished rest, or
+  /// events a handler that stopped left, move back into the no-access input.
   private mutating func decodeLanded(
     at now: ContinuousClock.Instant, handling body: EventHandler
   ) throws(TerminalError) -> Step? {
     defer { landing.wipe() }
-    guard input.isEmpty else {
-      try landing.withUnsafeBytes { bytes throws(TerminalError) in
-        do throws(SecureMemoryError) { try input.append(bytes) } catch {
-          throw .secureMemory(error)
-        }
-      }
-      return try decodeAll(at: now, handling: body)
-    }
+    if !input.isEmpty { Self.movePending(from: &input, to: &landing) }
     var removing = 0
     let decoded = landing.withUnsafeBytes { bytes in
       Self.decodeAll(bytes, &removing, &state, &payload, at: now, handling: body)
@@ -146,6 +175,15 @@ extension KeyDecoder {
       }
     }
     return try decoded.get()
+  }
+
+  /// Moves every byte of `input` into the front `landing`'s last read left
+  /// for it, wiping it from the input in the same window.
+  private static func movePending(from input: inout SecureBuffer, to landing: inout LandingArea) {
+    input.withUnsafeBytesRemovingPrefix { bytes, removing in
+      landing.fillFront(with: bytes)
+      removing = bytes.count
+    }
   }
 
   /// Wipes the payload an earlier ``next(at:)`` lent.

@@ -191,12 +191,12 @@ public import SecureMemory
 }
 
 extension KeyDecoder {
-  /// Decodes every event the input holds, as of `now`, and hands each to
-  /// `body` with its bytes, all inside one read-write window on the input.
+  /// Decodes every event the input holds, as of `now` (a lone Esc or an
+  /// unfinished sequence at its deadline, or what a handler that stopped
+  /// left), and hands each to `body` with its bytes, where reads land.
   ///
-  /// For ``KeyEvent/text``, the bytes are lent straight from the input, where
-  /// `read(2)` put them: no copy, and `body` (the field's edit) reads them
-  /// inside the same window that scans them and then removes them. A paste or
+  /// For ``KeyEvent/text``, the bytes are lent from the landing area, moved
+  /// there from the no-access input, as a read's are. A paste or
   /// a kitty protocol text key is lent from the payload and wiped as soon as
   /// `body` returns; other events get an empty buffer. Every pointer is valid
   /// only while `body` runs.
@@ -209,8 +209,9 @@ extension KeyDecoder {
   ///   `body` stopped.
   /// - Throws: ``TerminalError`` from `body`, or with code `secureMemoryFailed`
   ///   when the payload cannot grow; what was handled before is consumed.
-  /// - Complexity: O(bytes consumed); two `mprotect` calls for the input
-  ///   (none when it is empty), two more per paste, plus what `body` costs; a
+  /// - Complexity: O(bytes consumed); none when the input is empty, else two
+  ///   `mprotect` calls to move what waits where reads land and two to put
+  ///   back what still waits; two more per paste, plus what `body` costs; a
   ///   stack wipe (16 KiB) after.
   public mutating func decode(
     at now: ContinuousClock.Instant,
