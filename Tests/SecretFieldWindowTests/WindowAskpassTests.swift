@@ -109,4 +109,30 @@ struct WindowAskpassTests {
     #expect(shots[0] == shots[1], "same length, different text: pixel-identical")
     #expect(shots[0] != shots[2], "the control: one more character shows")
   }
+
+  @Test("secretfield-askpass with no terminal and a display becomes the window")
+  func terminalAskpassOpensTheWindow() throws {
+    let display = try VirtualDisplay()
+    let window = try startWindow(
+      ["Enter passphrase for /tmp/k:"], program: WindowTestEnvironment.askpassProgram,
+      display: display)
+    try display.focusWindow(named: Self.title)
+    try display.type("correct horse")
+    try display.key("Return")
+    let run = try window.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "correct horse\n")
+  }
+
+  @Test("SECRETFIELD_ASKPASS_FRONTEND=terminal keeps the terminal: no terminal, exit 1")
+  func terminalForced() throws {
+    let display = try VirtualDisplay()
+    let askpass = try startWindow(
+      ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
+      environment: ["SECRETFIELD_ASKPASS_FRONTEND": "terminal"])
+    let run = try askpass.finish()
+    #expect(run.status == 1)
+    #expect(run.output == "")
+    #expect(run.error.contains("terminal"), "\(run.error)")
+  }
 }
