@@ -10,7 +10,7 @@ private let spawnInNewSession: Int16 = 0x80
 /// `SECRETFIELD_REQUIRE_WINDOW_TESTS=1` (Scripts/test sets it) makes them run
 /// anyway, so a machine that lacks one fails instead of skipping.
 enum WindowTestEnvironment {
-  static let programs = ["Xvfb", "xdotool", "xdpyinfo", "import", "convert", "setsid", "timeout"]
+  static let programs = ["Xvfb", "xdotool", "xdpyinfo", "import", "convert", "xwininfo", "timeout"]
 
   static var isAvailable: Bool {
     if ProcessInfo.processInfo.environment["SECRETFIELD_REQUIRE_WINDOW_TESTS"] == "1" {
@@ -271,6 +271,16 @@ final class VirtualDisplay {
       throw WindowTestError(description: "no window named \(title)")
     }
     try xdotool(["windowfocus", "--sync", String(window)])
+  }
+
+  /// Gives the keyboard focus to the root window, away from every dialog.
+  func focusRoot() throws {
+    let info = try runProgram(["xwininfo", "-root", "-display", name])
+    guard
+      let line = info.output.split(separator: "\n").first(where: { $0.contains("Window id:") }),
+      let id = line.split(separator: " ").first(where: { $0.hasPrefix("0x") })
+    else { throw WindowTestError(description: "no root window id in \(info.output)") }
+    try xdotool(["windowfocus", "--sync", String(Int(id.dropFirst(2), radix: 16) ?? 0)])
   }
 
   func type(_ text: String) throws { try xdotool(["type", "--delay", "20", text]) }
