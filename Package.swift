@@ -23,6 +23,7 @@ let package = Package(
     .executable(name: "secretfield", targets: ["secretfield"]),
     .executable(name: "secretfield-askpass", targets: ["secretfield-askpass"]),
     .executable(name: "pinentry-secretfield", targets: ["pinentry-secretfield"]),
+    .executable(name: "secretfield-window", targets: ["secretfield-window"]),
   ],
   targets: [
     .systemLibrary(
@@ -78,6 +79,22 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "pinentry-secretfield", dependencies: ["SecretFieldCLI"],
+      swiftSettings: swiftSettings),
+    // The window front end (GTK 4), its own program: no library product and
+    // no terminal tool depends on it, so they build with libsodium alone.
+    // secretfield-askpass execs it from the same directory when there is no
+    // terminal and there is a display.
+    .systemLibrary(
+      name: "CGtk",
+      pkgConfig: "gtk4",
+      providers: [.apt(["libgtk-4-dev"]), .yum(["gtk4-devel"])]
+    ),
+    .target(
+      name: "SecretFieldWindow",
+      dependencies: ["CGtk", "SecretFieldCLI", "SecretField", "SecureMemory", "SystemCalls"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "secretfield-window", dependencies: ["SecretFieldWindow"],
       swiftSettings: swiftSettings),
     // An example client: encrypts and decrypts a file under a passphrase with
     // KeyDerivation, SecretStream and the prompt. Built and run by ExampleTests.
@@ -177,6 +194,13 @@ let package = Package(
     .testTarget(
       name: "PinentryProtocolTests",
       dependencies: ["Pinentry", "SecureMemory", "TestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    // The window under Xvfb, driven by xdotool; runs when GTK, Xvfb, xdotool
+    // and ImageMagick's import are installed.
+    .testTarget(
+      name: "SecretFieldWindowTests",
+      dependencies: ["CSystemShims", "secretfield-window", "secretfield-askpass"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -84,3 +84,40 @@ extension System {
     _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
   }
 }
+
+extension System {
+  /// True when `path` (the terminal, `/dev/tty`) opens for reading and writing;
+  /// it is closed again at once. `O_NOCTTY`: opening never makes it the
+  /// controlling terminal.
+  static func canOpenTerminal(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    Glibc.close(descriptor)
+    return true
+  }
+
+  /// The directory of this process's executable (`/proc/self/exe`), or nil
+  /// when the link cannot be read.
+  static func executableDirectory() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let slash = path.lastIndex(of: "/") else { return nil }
+    return String(path[..<slash])
+  }
+
+  /// True when `path` is a file this process may execute.
+  static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+  /// Replaces this process with `path` run with `arguments` (the first is its
+  /// name) and the same environment. Wraps `execv`; returns only when it
+  /// failed, with the errno.
+  static func replaceProcess(with path: String, arguments: [String]) -> Errno {
+    var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    _ = execv(path, &pointers)
+    let failure = Errno.current
+    for pointer in pointers { free(pointer) }
+    return failure
+  }
+}

@@ -1,0 +1,11 @@
+#ifndef SECRETFIELD_CGTK_H
+#define SECRETFIELD_CGTK_H
+
+/* GTK 4 as the system installs it (Debian's libgtk-4-dev), with its X11
+   backend for the keyboard grab. Only the window front end imports it. */
+#include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+
+#endif

@@ -1,0 +1,427 @@
+internal import CGtk
+package import SecretField
+package import SecureMemory
+
+/// A GTK 4 dialog around a ``SecretFieldState``: texts above, the field drawn
+/// with cairo from its `DisplayLine`, buttons below.
+///
+/// The password exists only in the field's secure buffer. No GTK widget holds
+/// it: keys come from a key event controller on the window (capture phase, so
+/// every key reaches the field whatever has focus), a key's code point is
+/// encoded into a small secure buffer and inserted from there, and the field is
+/// drawn as one filled circle per character, the caret and the selection.
+/// Copy, cut and paste are refused (the clipboard is never touched); the
+/// buttons never take focus.
+///
+/// The dialog runs its own main loop (`g_main_context_iteration`) until it
+/// ends; it needs no `GtkApplication`, so no D-Bus name is taken.
+package final class PasswordDialog {
+  /// What the dialog asks for.
+  package enum Kind: Sendable, Hashable {
+    /// A password: the field, OK and Cancel.
+    case password
+    /// Yes or no: no field.
+    case confirmation
+    /// A message with one button.
+    case message
+  }
+
+  /// How the dialog ended.
+  package enum Outcome: Sendable, Hashable {
+    /// OK, yes, or Enter.
+    case accepted
+    /// Cancel, no, Esc, or the window closed.
+    case cancelled
+    /// The timeout passed first.
+    case timedOut
+  }
+
+  /// The field; its text is the answer once ``run(timeout:)`` returns
+  /// ``Outcome/accepted``.
+  package var field: SecretFieldState
+  /// What the dialog shows.
+  let texts: DialogTexts
+  let kind: Kind
+  /// The UTF-8 of one typed character, born here and wiped after each key.
+  private var keyScratch: SecureBuffer
+  /// One revealed character, NUL-terminated for cairo while it is drawn.
+  private var revealScratch: SecureBuffer
+  /// The line drawn last, kept so drawing allocates nothing once it has room.
+  private var line: DisplayLine
+  private var outcome: Outcome?
+  private let clock = ContinuousClock()
+
+  private var window: Gtk.Widget?
+  private var area: Gtk.Widget?
+  private var noticeLabel: Gtk.Widget?
+  private var capsLockLabel: Gtk.Widget?
+  private var revealButton: Gtk.Widget?
+  private var keyboard: OpaquePointer?
+
+  /// A dialog of `kind` showing `texts`, with a field of `limits`.
+  ///
+  /// - Throws: `SecureMemoryError` when the field's secure memory cannot be had.
+  package init(
+    kind: Kind, texts: DialogTexts, limits: FieldLimits = .default,
+    storage: SecureStorage = .sodium
+  ) throws(SecureMemoryError) {
+    self.kind = kind
+    self.texts = texts
+    field = try SecretFieldState(limits: limits, storage: storage)
+    keyScratch = try SecureBuffer(capacity: 8, storage: storage)
+    revealScratch = try SecureBuffer(capacity: 64, storage: storage)
+    line = field.render(at: ContinuousClock().now)
+  }
+
+  /// Shows the dialog and runs until it is answered, cancelled, or `timeout`
+  /// passes; the window is gone when it returns.
+  ///
+  /// - Returns: nil when GTK cannot open a display.
+  package func run(timeout: Duration?) -> Outcome? {
+    guard gtk_init_check() != 0 else { return nil }
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    build(context: context)
+    if let timeout {
+      let milliseconds =
+        timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+      g_timeout_add_full(
+        G_PRIORITY_DEFAULT, guint(clamping: max(milliseconds, 1)), Self.onTimeout, context, nil)
+    }
+    gtk_window_present(Gtk.cast(window))
+    if let area { gtk_widget_grab_focus(area) }
+    while outcome == nil { g_main_context_iteration(nil, 1) }
+    gtk_window_destroy(Gtk.cast(window))
+    while g_main_context_pending(nil) != 0 { g_main_context_iteration(nil, 0) }
+    return outcome
+  }
+
+  // MARK: Building
+
+  private func build(context: UnsafeMutableRawPointer) {
+    let window = gtk_window_new()!
+    self.window = window
+    gtk_window_set_title(Gtk.cast(window), texts.title)
+    gtk_window_set_default_size(Gtk.cast(window), 440, -1)
+    gtk_window_set_resizable(Gtk.cast(window), 0)
+    Gtk.connect(window, "close-request", Self.onCloseRequest, context: context)
+    Gtk.connect(window, "notify::is-active", Self.onActiveChanged, context: context)
+
+    let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
+    for margin in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { margin(box, 16) }
+    gtk_widget_set_margin_start(box, 16)
+    gtk_widget_set_margin_end(box, 16)
+    gtk_window_set_child(Gtk.cast(window), box)
+
+    if let description = texts.description, !description.isEmpty {
+      Gtk.append(to: box, Gtk.label(description))
+    }
+    if kind == .password {
+      Gtk.append(to: box, Gtk.label(texts.prompt))
+      let area = gtk_drawing_area_new()!
+      self.area = area
+      gtk_drawing_area_set_content_height(Gtk.cast(area), 34)
+      gtk_widget_set_hexpand(area, 1)
+      gtk_widget_set_focusable(area, 1)
+      gtk_drawing_area_set_draw_func(Gtk.cast(area), Self.onDraw, context, nil)
+      Gtk.append(to: box, area)
+      let capsLock = Gtk.label("Caps Lock is on")
+      capsLockLabel = capsLock
+      gtk_widget_set_visible(capsLock, 0)
+      Gtk.append(to: box, capsLock)
+    } else if !texts.prompt.isEmpty {
+      Gtk.append(to: box, Gtk.label(texts.prompt))
+    }
+    let notice = Gtk.label(texts.error ?? "")
+    noticeLabel = notice
+    gtk_widget_set_visible(notice, texts.error == nil ? 0 : 1)
+    Gtk.append(to: box, notice)
+
+    let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+    gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+    if kind == .password {
+      let reveal = button("Show", Self.onRevealClicked, context: context)
+      revealButton = reveal
+      Gtk.append(to: buttons, reveal)
+    }
+    if kind != .message {
+      Gtk.append(to: buttons, button(texts.cancelLabel, Self.onCancelClicked, context: context))
+    }
+    Gtk.append(to: buttons, button(texts.okLabel, Self.onOKClicked, context: context))
+    Gtk.append(to: box, buttons)
+
+    let keys = gtk_event_controller_key_new()
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+    Gtk.connect(UnsafeMutableRawPointer(keys), "key-pressed", Self.onKeyPressed, context: context)
+    gtk_widget_add_controller(window, keys)
+
+    if let seat = gdk_display_get_default_seat(gdk_display_get_default()),
+      let keyboard = gdk_seat_get_keyboard(seat)
+    {
+      self.keyboard = keyboard
+      Gtk.connect(
+        UnsafeMutableRawPointer(keyboard), "notify::caps-lock-state", Self.onCapsLockChanged,
+        context: context)
+      updateCapsLock()
+    }
+  }
+
+  /// A button that never takes focus, so the field keeps the keys.
+  private func button(
+    _ title: String, _ handler: @convention(c) (Gtk.Widget?, gpointer?) -> Void,
+    context: UnsafeMutableRawPointer
+  ) -> Gtk.Widget {
+    let button = gtk_button_new_with_mnemonic(title)!
+    gtk_widget_set_focusable(button, 0)
+    gtk_widget_set_focus_on_click(button, 0)
+    Gtk.connect(button, "clicked", handler, context: context)
+    return button
+  }
+
+  // MARK: Reacting
+
+  private func end(_ outcome: Outcome) {
+    if self.outcome == nil { self.outcome = outcome }
+  }
+
+  private func redraw() {
+    if let area { gtk_widget_queue_draw(area) }
+  }
+
+  private func say(_ notice: String?) {
+    guard let noticeLabel else { return }
+    gtk_label_set_text(Gtk.opaque(noticeLabel), notice ?? "")
+    gtk_widget_set_visible(noticeLabel, notice == nil ? 0 : 1)
+  }
+
+  private func updateCapsLock() {
+    guard let keyboard else { return }
+    field.capsLock = gdk_device_get_caps_lock_state(keyboard) != 0 ? .on : .off
+    let shown = field.capsLock == .on && field.isFocused
+    if let capsLockLabel { gtk_widget_set_visible(capsLockLabel, shown ? 1 : 0) }
+  }
+
+  private func toggleReveal() {
+    do {
+      try field.toggleReveal()
+      say(nil)
+    } catch {
+      say("The password can't be shown while the screen is being recorded.")
+    }
+    updateRevealButton()
+    redraw()
+  }
+
+  private func updateRevealButton() {
+    guard let revealButton else { return }
+    gtk_button_set_label(
+      Gtk.cast(revealButton), field.obfuscationMode == .visible ? "Hide" : "Show")
+  }
+
+  /// Handles a key: editing keys edit, Enter accepts, Esc cancels, a printable
+  /// key is typed. Returns true when the key was taken.
+  private func keyPressed(_ keyval: guint, _ state: GdkModifierType) -> Bool {
+    let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
+    let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+    let alt = state.rawValue & GDK_ALT_MASK.rawValue != 0
+    switch Int32(bitPattern: keyval) {
+    case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
+      end(.accepted)
+      return true
+    case GDK_KEY_Escape:
+      end(.cancelled)
+      return true
+    default:
+      break
+    }
+    if kind != .password {
+      switch Int32(bitPattern: keyval) {
+      case GDK_KEY_y where kind == .confirmation, GDK_KEY_Y where kind == .confirmation:
+        end(.accepted)
+      case GDK_KEY_n where kind == .confirmation, GDK_KEY_N where kind == .confirmation:
+        end(.cancelled)
+      default: break
+      }
+      return true
+    }
+    say(nil)
+    switch Int32(bitPattern: keyval) {
+    case GDK_KEY_BackSpace:
+      if control { field.deleteWordBackward() } else { field.deleteBackward() }
+    case GDK_KEY_Delete, GDK_KEY_KP_Delete:
+      field.deleteForward()
+    case GDK_KEY_Left, GDK_KEY_KP_Left:
+      field.moveCaret(control ? .wordLeft : .left, extendingSelection: shift)
+    case GDK_KEY_Right, GDK_KEY_KP_Right:
+      field.moveCaret(control ? .wordRight : .right, extendingSelection: shift)
+    case GDK_KEY_Home, GDK_KEY_KP_Home:
+      field.moveCaret(.start, extendingSelection: shift)
+    case GDK_KEY_End, GDK_KEY_KP_End:
+      field.moveCaret(.end, extendingSelection: shift)
+    case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab:
+      toggleReveal()
+    case GDK_KEY_Caps_Lock:
+      return false
+    default:
+      if control {
+        controlKey(keyval)
+      } else if !alt {
+        type(gdk_keyval_to_unicode(keyval))
+      }
+    }
+    updateCapsLock()
+    redraw()
+    return true
+  }
+
+  /// The control shortcuts of a text field, as GTK's entries have them; the
+  /// clipboard's are refused.
+  private func controlKey(_ keyval: guint) {
+    switch Int32(bitPattern: keyval) {
+    case GDK_KEY_a, GDK_KEY_A: field.selectAll()
+    case GDK_KEY_u, GDK_KEY_U: field.deleteToStart()
+    case GDK_KEY_k, GDK_KEY_K: field.deleteToEnd()
+    case GDK_KEY_w, GDK_KEY_W: field.deleteWordBackward()
+    case GDK_KEY_c, GDK_KEY_C, GDK_KEY_x, GDK_KEY_X, GDK_KEY_Insert:
+      say("A password can't be copied or cut.")
+    case GDK_KEY_v, GDK_KEY_V:
+      say("Pasting into this field is turned off: the clipboard is never read.")
+    default: break
+    }
+  }
+
+  /// Types the character `codePoint` (0 for a key without one): its UTF-8 is
+  /// written into the secure scratch buffer, inserted from there, and wiped.
+  private func type(_ codePoint: guint32) {
+    guard codePoint >= 0x20, codePoint != 0x7F, !(0x80..<0xA0).contains(codePoint),
+      let scalar = Unicode.Scalar(codePoint)
+    else { return }
+    let byteCount = UTF8.width(scalar)
+    do {
+      try keyScratch.append(count: byteCount) { bytes in
+        var offset = 0
+        for unit in UTF8.encode(scalar)! {
+          bytes[offset] = unit
+          offset += 1
+        }
+      }
+      try field.insert(keyScratch, at: clock.now)
+    } catch let error as FieldError {
+      say(error.description)
+    } catch {
+      say("The character could not be kept in secure memory.")
+    }
+    keyScratch.removeAll()
+  }
+
+  // MARK: Drawing
+
+  /// Draws the field: a frame, one filled circle per masked character (or the
+  /// character itself when revealed), the selection behind them, the caret.
+  private func draw(_ cairo: OpaquePointer, width: Int32, height: Int32) {
+    field.render(at: clock.now, into: &line)
+    let painter = FieldPainter(cairo: cairo, width: Double(width), height: Double(height))
+    painter.paint(line, focused: field.isFocused) { cell, x, baseline in
+      // The character's bytes, NUL-terminated in secure memory for cairo.
+      let copied: Bool? = field.withRevealedBytes(of: cell) { bytes in
+        do {
+          try revealScratch.append(bytes)
+          try revealScratch.append(count: 1) { $0[0] = 0 }
+          return true
+        } catch {
+          return false
+        }
+      }
+      if copied == true {
+        revealScratch.withUnsafeBytes { text in
+          painter.show(
+            text.baseAddress!.assumingMemoryBound(to: CChar.self), x: x, baseline: baseline)
+        }
+      }
+      revealScratch.removeAll()
+    }
+  }
+
+  // MARK: C callbacks
+
+  private static func dialog(_ context: gpointer?) -> PasswordDialog {
+    Unmanaged<PasswordDialog>.fromOpaque(context!).takeUnretainedValue()
+  }
+
+  private static let onKeyPressed:
+    @convention(c) (OpaquePointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = {
+      _, keyval, _, state, context in
+      dialog(context).keyPressed(keyval, state) ? 1 : 0
+    }
+
+  private static let onTimeout: @convention(c) (gpointer?) -> gboolean = { context in
+    dialog(context).end(.timedOut)
+    return 0
+  }
+
+  private static let onCloseRequest: @convention(c) (Gtk.Widget?, gpointer?) -> gboolean = {
+    _, context in
+    dialog(context).end(.cancelled)
+    return 1
+  }
+
+  private static let onActiveChanged:
+    @convention(c) (Gtk.Widget?, OpaquePointer?, gpointer?) -> Void = { window, _, context in
+      let dialog = dialog(context)
+      dialog.field.isFocused = gtk_window_is_active(Gtk.cast(window)) != 0
+      dialog.updateRevealButton()
+      dialog.updateCapsLock()
+      dialog.redraw()
+    }
+
+  private static let onCapsLockChanged:
+    @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, context in
+      let dialog = dialog(context)
+      dialog.updateCapsLock()
+      dialog.redraw()
+    }
+
+  private static let onDraw:
+    @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, gpointer?)
+      -> Void = {
+        _, cairo, width, height, context in
+        guard let cairo else { return }
+        dialog(context).draw(cairo, width: width, height: height)
+      }
+
+  private static let onRevealClicked: @convention(c) (Gtk.Widget?, gpointer?) -> Void = {
+    _, context in
+    dialog(context).toggleReveal()
+  }
+
+  private static let onCancelClicked: @convention(c) (Gtk.Widget?, gpointer?) -> Void = {
+    _, context in
+    dialog(context).end(.cancelled)
+  }
+
+  private static let onOKClicked: @convention(c) (Gtk.Widget?, gpointer?) -> Void = {
+    _, context in
+    dialog(context).end(.accepted)
+  }
+}
+
+/// The texts a dialog shows; none of them secret.
+package struct DialogTexts: Sendable {
+  /// The window's title.
+  package var title: String
+  /// Lines above the prompt, if any.
+  package var description: String?
+  /// The line before the field, or the question.
+  package var prompt: String
+  /// An error to show at first (a wrong passphrase before), if any.
+  package var error: String?
+  /// The accepting button's label.
+  package var okLabel = "_OK"
+  /// The cancelling button's label.
+  package var cancelLabel = "_Cancel"
+
+  /// Texts with `title` and `prompt`.
+  package init(title: String, prompt: String) {
+    self.title = title
+    self.prompt = prompt
+  }
+}

@@ -1,0 +1,3 @@
+import SecretFieldWindow
+
+WindowProgram.main(Array(CommandLine.arguments.dropFirst()))
