@@ -10,14 +10,17 @@ import Glibc
 /// and forks (and in secret memory where the kernel offers it), kept open:
 /// a `read` lands in it, the bytes are used in place, and ``wipe()`` zeroes
 /// them before the caller waits again. Bytes that must wait (half a character,
-/// an unfinished escape sequence) belong in a ``SecureBuffer``, not here.
+/// an unfinished escape sequence) belong in a ``SecureBuffer``, not here; a
+/// read can leave room at the front for them to join the new bytes
+/// (``fillFront(with:)``).
 ///
 /// The rule this keeps: no secret byte is accessible outside a window. The
 /// area is accessible, and empty, whenever no use is in progress; a residue
 /// scan taken while its owner waits finds nothing in it.
 ///
-/// - Complexity: ``read(from:maximumCount:)`` is one `read(2)` and no other
-///   system call; ``wipe()`` zeroes only what the last read wrote.
+/// - Complexity: ``read(from:maximumCount:leavingFront:)`` is one `read(2)`
+///   and no other system call; ``wipe()`` zeroes only what the last read
+///   wrote.
 package struct LandingArea: ~Copyable {
   private let region: GuardedRegion
   private let ownerProcess: Int32
