@@ -200,7 +200,7 @@ let package = Package(
     // and ImageMagick's import are installed.
     .testTarget(
       name: "SecretFieldWindowTests",
-      dependencies: ["CSystemShims", "secretfield-window", "secretfield-askpass"],
+      dependencies: ["CSystemShims", "TestSupport", "secretfield-window", "secretfield-askpass"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
