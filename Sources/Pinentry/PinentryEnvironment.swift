@@ -4,6 +4,10 @@ public struct PinentryEnvironment: Sendable, Hashable {
   /// The terminal to prompt on (`ttyname`); nil means `/dev/tty`. Never the
   /// Assuan pipe.
   public var ttyName: String?
+  /// The X display to show a window on (`display`: gpg-agent passes the
+  /// client's `DISPLAY`); nil when the client named none. A terminal
+  /// interface ignores it; a window front end opens its dialog there.
+  public var display: String?
   /// The terminal type (`ttytype`), as `TERM` would say.
   public var ttyType: String?
   /// The character set of the terminal's locale (`lc-ctype`).

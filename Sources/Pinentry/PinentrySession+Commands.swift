@@ -109,7 +109,8 @@ extension PinentrySession where Interface: ~Copyable {
     case "ttyinfo":
       // ttyname ttytype display tty-mode/uid/gid euid/egid emacs-status
       [
-        settings.environment.ttyName ?? "-", settings.environment.ttyType ?? "-", "-",
+        settings.environment.ttyName ?? "-", settings.environment.ttyType ?? "-",
+        settings.environment.display ?? "-",
         Self.deviceDescription(settings.environment.ttyName), "\(geteuid())/\(getegid())", "-",
       ].joined(separator: " ")
     default: nil

@@ -3,7 +3,7 @@ extension PinentrySettings {
   /// with an optional leading `--`, parsed as libassuan parses it.
   ///
   /// Known keys: the terminal (`ttyname`, `ttytype`, `lc-ctype`,
-  /// `lc-messages`), `grab` and `no-grab`, `owner`, `touch-file`,
+  /// `lc-messages`), the X display (`display`), `grab` and `no-grab`, `owner`, `touch-file`,
   /// `allow-external-password-cache`, `invisible-char`, and the texts
   /// `default-ok`, `-cancel`, `-yes`, `-no`, `-prompt`, `-pwmngr`, `-cf-visi`,
   /// `-tt-visi`, `-tt-hide` and `-capshint` (accelerator marks stripped). Flags
@@ -25,6 +25,7 @@ extension PinentrySettings {
       }
     case "ttyname": environment.ttyName = value.nonEmpty
     case "ttytype": environment.ttyType = value.nonEmpty
+    case "display": environment.display = value.nonEmpty
     case "lc-ctype": environment.lcCtype = value.nonEmpty
     case "lc-messages": environment.lcMessages = value.nonEmpty
     case "owner": environment.owner = value.nonEmpty
