@@ -1,6 +1,6 @@
-import Pinentry
-import PinentryTerminal
-import SecureMemory
+package import Pinentry
+package import PinentryTerminal
+package import SecureMemory
 import SecretFieldTerminal
 import SystemCalls
 
@@ -14,11 +14,12 @@ import SystemCalls
 /// knows one, and users pass the others when they test by hand):
 /// `--ttyname`/`-T`, `--ttytype`/`-N`, `--lc-ctype`/`-C`, `--lc-messages`/`-M`
 /// set what the matching `OPTION` sets, until the client sends its own;
-/// `--timeout`/`-o` seconds is `SETTIMEOUT`'s default; `--display`/`-D`,
-/// `--debug`/`-d`, `--no-global-grab`/`-g`, `--parent-wid`/`-W` and
-/// `--colors`/`-c` are taken and ignored, so a client's arguments never stop
-/// the program. `--help` and `--version` print and exit.
-enum PinentryProgram {
+/// `--timeout`/`-o` seconds is `SETTIMEOUT`'s default; `--display`/`-D` sets what `OPTION display` sets (a window front end's
+/// display; the terminal ignores it); `--debug`/`-d`, `--no-global-grab`/`-g`,
+/// `--parent-wid`/`-W` and `--colors`/`-c` are taken and ignored, so a
+/// client's arguments never stop the program. `--help` and `--version` print
+/// and exit.
+package enum PinentryProgram {
   /// The program's name.
   static let name = "pinentry-secretfield"
 
@@ -71,6 +72,17 @@ enum PinentryProgram {
   ///   user cancelled fully; 1 when the connection failed (the reason on
   ///   standard error); 2 for an argument it cannot use.
   static func run(_ arguments: [String], hardening: HardeningReport? = nil) -> ExitStatus {
+    run(arguments, hardening: hardening, name: name, help: help) { terminal in terminal }
+  }
+
+  /// Runs a pinentry as ``run(_:hardening:)`` does, named `name` in its
+  /// messages and printing `help` for `--help`, with the interface
+  /// `makeInterface` makes from the terminal interface `pinentry-secretfield`
+  /// uses: a front end that falls back to the terminal wraps it.
+  package static func run<Interface: PinentryInterface>(
+    _ arguments: [String], hardening: HardeningReport? = nil, name: String, help: String,
+    makeInterface: (consuming TerminalPinentry) -> Interface
+  ) -> ExitStatus {
     var settings = PinentrySettings()
     var index = 0
     while index < arguments.count {
@@ -114,8 +126,8 @@ enum PinentryProgram {
       let resources = try? TerminalPinentry.makeResources(storage: ToolMemory.storage)
       var session = try PinentrySession(
         input: 0, output: 1,
-        interface: TerminalPinentry(
-          clientOutput: 1, resources: resources, storage: ToolMemory.storage),
+        interface: makeInterface(
+          TerminalPinentry(clientOutput: 1, resources: resources, storage: ToolMemory.storage)),
         flavor: "secretfield", storage: ToolMemory.storage)
       session.settings = settings
       _ = try session.run()
@@ -130,6 +142,7 @@ enum PinentryProgram {
   private static func apply(_ option: String, _ value: String, to settings: inout PinentrySettings)
   {
     switch option {
+    case "--display": settings.environment.display = value.isEmpty ? nil : value
     case "--ttyname": settings.environment.ttyName = value.isEmpty ? nil : value
     case "--ttytype": settings.environment.ttyType = value.isEmpty ? nil : value
     case "--lc-ctype": settings.environment.lcCtype = value.isEmpty ? nil : value
