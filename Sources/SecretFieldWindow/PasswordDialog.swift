@@ -32,6 +32,8 @@ package final class PasswordDialog {
     case accepted
     /// Cancel, no, Esc, or the window closed.
     case cancelled
+    /// The not-OK button of a confirmation (``DialogTexts/notOkLabel``).
+    case declined
     /// The timeout passed first.
     case timedOut
   }
@@ -95,6 +97,16 @@ package final class PasswordDialog {
     return outcome
   }
 
+  /// The field's text, copied into a new secure buffer of `storage`, for the
+  /// caller to hand on once the dialog was accepted.
+  ///
+  /// - Throws: `SecureMemoryError` when the buffer cannot be had.
+  package func answer(storage: SecureStorage = .sodium) throws(SecureMemoryError) -> SecureBuffer {
+    var answer = try SecureBuffer(capacity: max(field.utf8Count, 1), storage: storage)
+    try field.withSecret { bytes throws(SecureMemoryError) in try answer.append(bytes) }
+    return answer
+  }
+
   // MARK: Building
 
   private func build(context: UnsafeMutableRawPointer) {
@@ -142,6 +154,9 @@ package final class PasswordDialog {
       let reveal = button("Show", Self.onRevealClicked, context: context)
       revealButton = reveal
       Gtk.append(to: buttons, reveal)
+    }
+    if kind == .confirmation, let notOkLabel = texts.notOkLabel {
+      Gtk.append(to: buttons, button(notOkLabel, Self.onNotOKClicked, context: context))
     }
     if kind != .message {
       Gtk.append(to: buttons, button(texts.cancelLabel, Self.onCancelClicked, context: context))
@@ -398,6 +413,11 @@ package final class PasswordDialog {
     dialog(context).end(.cancelled)
   }
 
+  private static let onNotOKClicked: @convention(c) (Gtk.Widget?, gpointer?) -> Void = {
+    _, context in
+    dialog(context).end(.declined)
+  }
+
   private static let onOKClicked: @convention(c) (Gtk.Widget?, gpointer?) -> Void = {
     _, context in
     dialog(context).end(.accepted)
@@ -418,6 +438,9 @@ package struct DialogTexts: Sendable {
   package var okLabel = "_OK"
   /// The cancelling button's label.
   package var cancelLabel = "_Cancel"
+  /// The label of a confirmation's third button, which declines without
+  /// cancelling (the pinentry's `SETNOTOK`); nil shows none.
+  package var notOkLabel: String?
 
   /// Texts with `title` and `prompt`.
   package init(title: String, prompt: String) {

@@ -93,7 +93,7 @@ package enum WindowAskpass {
       return .cancelled
     }
     switch outcome {
-    case .cancelled: return .cancelled
+    case .cancelled, .declined: return .cancelled
     case .timedOut:
       context.printError("timed out")
       return .timedOut
