@@ -91,7 +91,10 @@ let package = Package(
     ),
     .target(
       name: "SecretFieldWindow",
-      dependencies: ["CGtk", "SecretFieldCLI", "SecretField", "SecureMemory", "SystemCalls"],
+      dependencies: [
+        "CGtk", "SecretFieldCLI", "SecretField", "SecureMemory", "SystemCalls", "Pinentry",
+        "PinentryTerminal",
+      ],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "secretfield-window", dependencies: ["SecretFieldWindow"],
@@ -200,7 +203,10 @@ let package = Package(
     // and ImageMagick's import are installed.
     .testTarget(
       name: "SecretFieldWindowTests",
-      dependencies: ["CSystemShims", "TestSupport", "secretfield-window", "secretfield-askpass"],
+      dependencies: [
+        "CSystemShims", "TestSupport", "secretfield-window", "secretfield-askpass",
+        "pinentry-secretfield",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -10,10 +10,11 @@ package enum WindowProgram {
   /// The text of `--help`.
   static let help = """
     Usage: secretfield-window askpass [--timeout S] [--] [PROMPT]
+           secretfield-window pinentry [OPTIONS]
 
     The window front end of SecretField: the password field drawn from its
     secure memory, never held by a GTK widget. See secretfield-window askpass
-    --help.
+    --help and secretfield-window pinentry --help.
     """
 
   /// Hardens the process, runs the subcommand `arguments` name, and exits
@@ -28,6 +29,8 @@ package enum WindowProgram {
     switch arguments.first {
     case "askpass":
       status = WindowAskpass.run(Array(arguments.dropFirst()), context: context)
+    case "pinentry":
+      status = WindowPinentryCommand.run(Array(arguments.dropFirst()), context: context)
     case "--help", "-h":
       context.printOutput(help + "\n")
       status = .success

@@ -72,23 +72,31 @@ final class SpawnedProgram {
   private let error: Int32
   private var finished: ProgramRun?
 
-  /// Starts `arguments` (found in `PATH`) with standard input from /dev/null,
-  /// the environment changed by `environment` (nil removes a variable), and,
-  /// with `newSession`, in a session of its own: no controlling terminal.
+  /// Starts `arguments` (found in `PATH`) with standard input from /dev/null
+  /// (or a pipe that holds `input` and then ends), the environment changed by
+  /// `environment` (nil removes a variable), and, with `newSession`, in a
+  /// session of its own: no controlling terminal.
   init(
-    _ arguments: [String], environment: [String: String?] = [:], newSession: Bool = false
+    _ arguments: [String], environment: [String: String?] = [:], newSession: Bool = false,
+    input: String? = nil
   ) throws {
     var outputPipe: [Int32] = [0, 0]
     var errorPipe: [Int32] = [0, 0]
+    var inputPipe: [Int32] = [-1, -1]
     guard secretfield_pipe2(&outputPipe, O_CLOEXEC) == 0,
-      secretfield_pipe2(&errorPipe, O_CLOEXEC) == 0
+      secretfield_pipe2(&errorPipe, O_CLOEXEC) == 0,
+      input == nil || secretfield_pipe2(&inputPipe, O_CLOEXEC) == 0
     else {
       throw WindowTestError(description: "pipe2 failed")
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if input == nil {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    } else {
+      posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+    }
     posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
     var attributes = posix_spawnattr_t()
@@ -119,10 +127,18 @@ final class SpawnedProgram {
     let spawned = posix_spawn(&processID, program, &actions, &attributes, &argv, &envp)
     close(outputPipe[1])
     close(errorPipe[1])
+    if input != nil { close(inputPipe[0]) }
     guard spawned == 0 else {
       close(outputPipe[0])
       close(errorPipe[0])
+      if input != nil { close(inputPipe[1]) }
       throw WindowTestError(description: "cannot start \(program): errno \(spawned)")
+    }
+    if let input {
+      // Less than a pipe's capacity: written whole before the program reads.
+      let bytes = Array(input.utf8)
+      _ = bytes.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
+      close(inputPipe[1])
     }
     self.processID = processID
     self.output = outputPipe[0]
@@ -317,7 +333,7 @@ final class VirtualDisplay {
 /// desktop.
 func startWindow(
   _ arguments: [String], program: String = WindowTestEnvironment.windowProgram,
-  display: VirtualDisplay, environment: [String: String?] = [:]
+  display: VirtualDisplay, environment: [String: String?] = [:], input: String? = nil
 ) throws -> SpawnedProgram {
   var variables: [String: String?] = [
     "DISPLAY": display.name, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none",
@@ -325,5 +341,6 @@ func startWindow(
     "SECRETFIELD_ASKPASS_FRONTEND": nil,
   ]
   for (name, value) in environment { variables[name] = value }
-  return try SpawnedProgram([program] + arguments, environment: variables, newSession: true)
+  return try SpawnedProgram(
+    [program] + arguments, environment: variables, newSession: true, input: input)
 }

@@ -1,0 +1,159 @@
+import Testing
+
+/// The pinentry in a window, run as gpg-agent runs a pinentry: Assuan on
+/// pipes, no controlling terminal, the display named by `OPTION display` (and
+/// no `DISPLAY` in its environment, so only the option can have named it).
+@Suite(
+  "secretfield-window pinentry: GETPIN, CONFIRM and MESSAGE in a window on the client's display",
+  .enabled(
+    if: WindowTestEnvironment.isAvailable,
+    "needs the window program and Xvfb, xdotool, xdpyinfo, import and convert"))
+struct WindowPinentryTests {
+  static let title = "secretfield pinentry"
+  static let cancelled = "ERR 83886179 Operation cancelled <Pinentry>"
+
+  /// Starts the pinentry with `requests` after `OPTION display` for `display`
+  /// (and a final `BYE`) waiting on its standard input.
+  func startPinentry(
+    _ requests: [String], display: VirtualDisplay, arguments: [String] = []
+  ) throws -> SpawnedProgram {
+    let script = (["OPTION display=\(display.name)"] + requests + ["BYE"]).joined(separator: "\n")
+    return try startWindow(
+      ["pinentry"] + arguments, display: display, environment: ["DISPLAY": nil],
+      input: script + "\n")
+  }
+
+  /// The response lines after the greeting and the `OPTION display`'s `OK`.
+  func responses(_ run: ProgramRun) -> [String] {
+    let lines = run.output.split(separator: "\n").map(String.init)
+    #expect(lines.prefix(2) == ["OK Pleased to meet you", "OK"], "\(run.output)")
+    return Array(lines.dropFirst(2))
+  }
+
+  @Test("GETPIN: typing then Enter answers D with the passphrase, then OK")
+  func getPinTypedThenEnter() throws {
+    let display = try VirtualDisplay()
+    let pinentry = try startPinentry(
+      [
+        "SETDESC Please enter the passphrase%0Afor key 0xDEADBEEF", "SETPROMPT Passphrase:",
+        "GETPIN",
+      ],
+      display: display)
+    try display.focusWindow(named: Self.title)
+    try display.type("hunter2 é%")
+    try display.key("Return")
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(responses(run) == ["OK", "OK", "D hunter2 é%25", "OK", "OK closing connection"])
+  }
+
+  @Test("GETPIN: SETTITLE names the window; Esc answers the cancel error")
+  func getPinEscapeCancels() throws {
+    let display = try VirtualDisplay()
+    let pinentry = try startPinentry(
+      ["SETTITLE Unlock the key", "GETPIN"], display: display)
+    try display.focusWindow(named: "Unlock the key")
+    try display.type("secret")
+    try display.key("Escape")
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(responses(run) == ["OK", Self.cancelled, "OK closing connection"])
+  }
+
+  @Test("GETPIN with SETREPEAT asks twice in the window and answers once")
+  func getPinWithRepetition() throws {
+    let display = try VirtualDisplay()
+    let pinentry = try startPinentry(
+      ["SETREPEAT Repeat:", "GETPIN"], display: display)
+    for _ in 0..<2 {
+      try display.focusWindow(named: Self.title)
+      try display.type("twice")
+      try display.key("Return")
+    }
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(responses(run) == ["OK", "S PIN_REPEATED", "D twice", "OK", "OK closing connection"])
+  }
+
+  @Test("SETTIMEOUT: nobody answers, the timeout error comes")
+  func getPinTimesOut() throws {
+    let display = try VirtualDisplay()
+    let pinentry = try startPinentry(["SETTIMEOUT 1", "GETPIN"], display: display)
+    try display.focusWindow(named: Self.title)
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    let lines = responses(run)
+    #expect(lines.count == 3, "\(lines)")
+    #expect(lines.dropFirst().first?.hasPrefix("ERR 83886142") == true, "\(lines)")
+  }
+
+  @Test("SETERROR's text is drawn until the first key: the screen differs from one without it")
+  func setErrorIsShown() throws {
+    let display = try VirtualDisplay()
+    var shots: [[UInt8]] = []
+    for (name, error) in [
+      ("pinentry-plain", nil), ("pinentry-error", "Bad <b>Passphrase</b> &amp; (try 2 of 3)"),
+    ] {
+      let pinentry = try startPinentry(
+        ["SETDESC Unlock the key", "SETPROMPT Passphrase:"]
+          + (error.map { ["SETERROR \($0)"] } ?? [])
+          + ["GETPIN"],
+        display: display)
+      try display.focusWindow(named: Self.title)
+      shots.append(try display.settledScreenshot(artifact: name))
+      try display.key("Escape")
+      let run = try pinentry.finish()
+      #expect(run.status == 0, "\(run.error)")
+      #expect(responses(run).contains(Self.cancelled), "\(run.output)")
+    }
+    #expect(shots[0].count > 0)
+    let errorShows = shots[0] != shots[1]
+    #expect(errorShows, "the error text shows")
+  }
+
+  @Test("CONFIRM: Enter confirms (OK), Esc cancels")
+  func confirm() throws {
+    let display = try VirtualDisplay()
+    for (key, answer) in [("Return", "OK"), ("Escape", Self.cancelled)] {
+      let pinentry = try startPinentry(
+        ["SETDESC Allow the use of the key?", "SETNOTOK _Never", "CONFIRM"], display: display)
+      try display.focusWindow(named: Self.title)
+      try display.key(key)
+      let run = try pinentry.finish()
+      #expect(run.status == 0, "\(key): \(run.error)")
+      #expect(responses(run) == ["OK", "OK", answer, "OK closing connection"], "\(key)")
+    }
+  }
+
+  @Test("MESSAGE: shown with one button; Enter answers OK")
+  func message() throws {
+    let display = try VirtualDisplay()
+    let pinentry = try startPinentry(
+      ["SETDESC The key was imported.", "MESSAGE"], display: display)
+    try display.focusWindow(named: Self.title)
+    try display.key("Return")
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(responses(run) == ["OK", "OK", "OK closing connection"])
+  }
+
+  @Test("without a display it asks on the terminal, and answers as pinentry-secretfield does")
+  func noDisplayUsesTheTerminal() throws {
+    let script = "SETDESC Unlock\nGETPIN\nCONFIRM\nBYE\n"
+    var runs: [ProgramRun] = []
+    for program in [
+      WindowTestEnvironment.windowProgram,
+      WindowTestEnvironment.productsDirectory
+        + "/pinentry-secretfield",
+    ] {
+      let arguments = program.hasSuffix("/secretfield-window") ? [program, "pinentry"] : [program]
+      let pinentry = try SpawnedProgram(
+        arguments, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "GPG_TTY": nil],
+        newSession: true, input: script)
+      runs.append(try pinentry.finish())
+    }
+    #expect(runs[0].status == 0, "\(runs[0].error)")
+    #expect(runs[0].output.contains("ERR 83886081"), "\(runs[0].output)")
+    #expect(runs[0].output == runs[1].output)
+  }
+}
