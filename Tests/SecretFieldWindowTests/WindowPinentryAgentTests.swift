@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A GnuPG home under `/tmp` with a short path (the agent's socket path must
+/// stay under 107 bytes) whose agent runs `secretfield-window pinentry`
+/// through a wrapper script, as a user's `pinentry-program` would; the agent
+/// is stopped and the home removed at the end.
+final class WindowGnuPGHome {
+  let path: String
+
+  init() throws {
+    var template = Array("/tmp/sfw.XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
+    }
+    path = String(cString: made)
+    let wrapper = path + "/pinentry"
+    try "#!/bin/sh\nexec '\(WindowTestEnvironment.windowProgram)' pinentry \"$@\"\n"
+      .write(toFile: wrapper, atomically: false, encoding: .utf8)
+    chmod(wrapper, 0o700)
+    try "pinentry-program \(wrapper)\n".write(
+      toFile: path + "/gpg-agent.conf", atomically: false, encoding: .utf8)
+  }
+
+  /// GnuPG's environment on `display`: this home, no terminal (`GPG_TTY`
+  /// unset), the display in `DISPLAY`.
+  func environment(display: VirtualDisplay) -> [String: String?] {
+    [
+      "GNUPGHOME": path, "HOME": path, "LC_ALL": "C.UTF-8", "GPG_TTY": nil, "DISPLAY": display.name,
+      "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
+      "WAYLAND_DISPLAY": nil,
+    ]
+  }
+
+  deinit {
+    _ = try? runProgram(["gpgconf", "--kill", "gpg-agent"], environment: ["GNUPGHOME": path])
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}
+
+@Suite(
+  "a real gpg-agent with no terminal asks through secretfield-window pinentry",
+  .enabled(
+    if: WindowTestEnvironment.isAvailable && WindowTestEnvironment.path(of: "gpg-agent") != nil
+      && WindowTestEnvironment.path(of: "gpg-connect-agent") != nil,
+    "needs the window test programs and GnuPG's gpg-agent and gpg-connect-agent"))
+struct WindowPinentryAgentTests {
+  @Test("GET_PASSPHRASE: the window opens on the client's display; what is typed comes back")
+  func getPassphraseThroughTheWindow() throws {
+    let display = try VirtualDisplay()
+    let home = try WindowGnuPGHome()
+    let client = try SpawnedProgram(
+      ["gpg-connect-agent", "GET_PASSPHRASE --data X X Passphrase: Unlock%20the%20key", "/bye"],
+      environment: home.environment(display: display), newSession: true)
+    try display.focusWindow(named: WindowPinentryTests.title)
+    try display.type("agent pass%phrase")
+    try display.key("Return")
+    let run = try client.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "D agent pass%25phrase\nOK\n")
+  }
+}
