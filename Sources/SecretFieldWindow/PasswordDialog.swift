@@ -53,11 +53,17 @@ package final class PasswordDialog {
   private var outcome: Outcome?
   private let clock = ContinuousClock()
 
+  /// Asked after each edit for the quality of the field's text, from -100
+  /// to 100 (nil: unknown), when ``DialogTexts/qualityBarLabel`` is set: the
+  /// pinentry asks its client (`INQUIRE QUALITY`).
+  package var estimateQuality: ((PasswordDialog) -> Int?)?
+
   private var window: Gtk.Widget?
   private var area: Gtk.Widget?
   private var noticeLabel: Gtk.Widget?
   private var capsLockLabel: Gtk.Widget?
   private var revealButton: Gtk.Widget?
+  private var qualityBar: Gtk.Widget?
   private var keyboard: OpaquePointer?
 
   /// A dialog of `kind` showing `texts`, with a field of `limits`.
@@ -136,6 +142,16 @@ package final class PasswordDialog {
       gtk_widget_set_focusable(area, 1)
       gtk_drawing_area_set_draw_func(Gtk.cast(area), Self.onDraw, context, nil)
       Gtk.append(to: box, area)
+      if let qualityBarLabel = texts.qualityBarLabel {
+        let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        Gtk.append(to: row, Gtk.label(qualityBarLabel))
+        let bar = gtk_level_bar_new_for_interval(0, 200)!
+        qualityBar = bar
+        gtk_widget_set_hexpand(bar, 1)
+        gtk_widget_set_valign(bar, GTK_ALIGN_CENTER)
+        Gtk.append(to: row, bar)
+        Gtk.append(to: box, row)
+      }
       let capsLock = Gtk.label("Caps Lock is on")
       capsLockLabel = capsLock
       gtk_widget_set_visible(capsLock, 0)
@@ -259,6 +275,7 @@ package final class PasswordDialog {
       return true
     }
     say(nil)
+    var edited = true
     switch Int32(bitPattern: keyval) {
     case GDK_KEY_BackSpace:
       if control { field.deleteWordBackward() } else { field.deleteBackward() }
@@ -266,26 +283,43 @@ package final class PasswordDialog {
       field.deleteForward()
     case GDK_KEY_Left, GDK_KEY_KP_Left:
       field.moveCaret(control ? .wordLeft : .left, extendingSelection: shift)
+      edited = false
     case GDK_KEY_Right, GDK_KEY_KP_Right:
       field.moveCaret(control ? .wordRight : .right, extendingSelection: shift)
+      edited = false
     case GDK_KEY_Home, GDK_KEY_KP_Home:
       field.moveCaret(.start, extendingSelection: shift)
+      edited = false
     case GDK_KEY_End, GDK_KEY_KP_End:
       field.moveCaret(.end, extendingSelection: shift)
+      edited = false
     case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab:
       toggleReveal()
+      edited = false
     case GDK_KEY_Caps_Lock:
       return false
     default:
+      // A modifier alone, or a key that typed nothing, is no edit.
+      let byteCount = field.utf8Count
+      var typed = false
       if control {
         controlKey(keyval)
       } else if !alt {
-        type(gdk_keyval_to_unicode(keyval))
+        typed = type(gdk_keyval_to_unicode(keyval))
       }
+      edited = typed || field.utf8Count != byteCount
     }
+    if edited { updateQuality() }
     updateCapsLock()
     redraw()
     return true
+  }
+
+  /// Asks ``estimateQuality`` and shows the answer in the quality bar.
+  private func updateQuality() {
+    guard let qualityBar, let estimateQuality else { return }
+    let score = estimateQuality(self) ?? -100
+    gtk_level_bar_set_value(Gtk.opaque(qualityBar), Double(score + 100))
   }
 
   /// The control shortcuts of a text field, as GTK's entries have them; the
@@ -306,11 +340,13 @@ package final class PasswordDialog {
 
   /// Types the character `codePoint` (0 for a key without one): its UTF-8 is
   /// written into the secure scratch buffer, inserted from there, and wiped.
-  private func type(_ codePoint: guint32) {
+  /// Returns whether it was inserted.
+  private func type(_ codePoint: guint32) -> Bool {
     guard codePoint >= 0x20, codePoint != 0x7F, !(0x80..<0xA0).contains(codePoint),
       let scalar = Unicode.Scalar(codePoint)
-    else { return }
+    else { return false }
     let byteCount = UTF8.width(scalar)
+    var typed = false
     do {
       try keyScratch.append(count: byteCount) { bytes in
         var offset = 0
@@ -320,12 +356,14 @@ package final class PasswordDialog {
         }
       }
       try field.insert(keyScratch, at: clock.now)
+      typed = true
     } catch let error as FieldError {
       say(error.description)
     } catch {
       say("The character could not be kept in secure memory.")
     }
     keyScratch.removeAll()
+    return typed
   }
 
   // MARK: Drawing
@@ -438,6 +476,9 @@ package struct DialogTexts: Sendable {
   package var okLabel = "_OK"
   /// The cancelling button's label.
   package var cancelLabel = "_Cancel"
+  /// The label before the quality bar under the field (the pinentry's
+  /// `SETQUALITYBAR`); nil shows no bar.
+  package var qualityBarLabel: String?
   /// The label of a confirmation's third button, which declines without
   /// cancelling (the pinentry's `SETNOTOK`); nil shows none.
   package var notOkLabel: String?

@@ -45,11 +45,21 @@ package struct WindowPinentry: PinentryInterface {
     texts.error = request.error
     texts.okLabel = Self.literalLabel(request.okLabel)
     texts.cancelLabel = Self.literalLabel(request.cancelLabel)
+    if quality != nil { texts.qualityBarLabel = request.qualityBar?.label }
     let dialog: PasswordDialog
     do {
       dialog = try PasswordDialog(kind: .password, texts: texts, storage: terminal.storage)
     } catch {
       return .failed(.general(error.description))
+    }
+    if request.qualityBar != nil, let quality {
+      let storage = terminal.storage
+      dialog.estimateQuality = { dialog in
+        // The client's round trip, in the dialog's loop: a few milliseconds
+        // from gpg-agent; a client that does not answer is given up on.
+        guard let passphrase = try? dialog.answer(storage: storage) else { return nil }
+        return quality.estimate(passphrase, until: .now + .seconds(2))
+      }
     }
     guard let outcome = dialog.run(timeout: request.timeout) else {
       windowFailed = true

@@ -60,4 +60,22 @@ struct WindowPinentryAgentTests {
     #expect(run.status == 0, "\(run.error)")
     #expect(run.output == "D agent pass%25phrase\nOK\n")
   }
+
+  @Test("GET_PASSPHRASE --qualitybar: the agent answers the window's quality inquiries")
+  func qualityBarThroughTheWindow() throws {
+    let display = try VirtualDisplay()
+    let home = try WindowGnuPGHome()
+    let client = try SpawnedProgram(
+      [
+        "gpg-connect-agent", "GET_PASSPHRASE --data --qualitybar X X Passphrase: New%20key", "/bye",
+      ],
+      environment: home.environment(display: display), newSession: true)
+    try display.focusWindow(named: WindowPinentryTests.title)
+    try display.type("Tr0ub4dor&3 horse staple")
+    _ = try display.settledScreenshot(artifact: "pinentry-agent-quality")
+    try display.key("Return")
+    let run = try client.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "D Tr0ub4dor&3 horse staple\nOK\n")
+  }
 }

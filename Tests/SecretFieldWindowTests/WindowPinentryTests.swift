@@ -75,6 +75,28 @@ struct WindowPinentryTests {
     #expect(responses(run) == ["OK", "S PIN_REPEATED", "D twice", "OK", "OK closing connection"])
   }
 
+  @Test("SETQUALITYBAR: each typed character asks INQUIRE QUALITY; moving the caret does not")
+  func qualityBarInquires() throws {
+    let display = try VirtualDisplay()
+    // The client's answers wait in the pipe: the session reads them as the
+    // inquiries' answers, in order.
+    let pinentry = try startPinentry(
+      ["SETQUALITYBAR Strength:", "GETPIN", "D 10", "END", "D 40", "END", "D 90", "END"],
+      display: display)
+    try display.focusWindow(named: Self.title)
+    try display.type("a b")
+    try display.key("Left", "Home")
+    _ = try display.settledScreenshot(artifact: "pinentry-quality")
+    try display.key("Return")
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(
+      responses(run) == [
+        "OK", "INQUIRE QUALITY a", "INQUIRE QUALITY a+", "INQUIRE QUALITY a+b", "D a b", "OK",
+        "OK closing connection",
+      ])
+  }
+
   @Test("SETTIMEOUT: nobody answers, the timeout error comes")
   func getPinTimesOut() throws {
     let display = try VirtualDisplay()
