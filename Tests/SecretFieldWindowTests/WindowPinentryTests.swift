@@ -147,6 +147,41 @@ struct WindowPinentryTests {
     }
   }
 
+  @Test("CONFIRM with SETNOTOK: a click on the third button declines (ERR 83886194)")
+  func confirmNotOK() throws {
+    let display = try VirtualDisplay()
+    // A long label makes the not-OK button, the leftmost, span the window's
+    // first third, whatever the font's widths.
+    let pinentry = try startPinentry(
+      [
+        "SETDESC Allow the use of the key?",
+        "SETNOTOK Never ask again for this key, nor for any other one",
+        "CONFIRM",
+      ],
+      display: display)
+    let found = try display.xdotool(["search", "--sync", "--name", Self.title])
+    let window = try #require(found.output.split(separator: "\n").first.map(String.init))
+    var size: [String: Int] = [:]
+    for line in try display.xdotool(["getwindowgeometry", "--shell", window]).output
+      .split(separator: "\n")
+    {
+      let parts = line.split(separator: "=")
+      if parts.count == 2 { size[String(parts[0])] = Int(parts[1]) }
+    }
+    let width = try #require(size["WIDTH"])
+    let height = try #require(size["HEIGHT"])
+    _ = try display.settledScreenshot(artifact: "pinentry-confirm-notok")
+    try display.xdotool([
+      "mousemove", "--window", window, String(width / 3), String(height - 30), "click", "1",
+    ])
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(
+      responses(run) == [
+        "OK", "OK", "ERR 83886194 Not confirmed <Pinentry>", "OK closing connection",
+      ])
+  }
+
   @Test("MESSAGE: shown with one button; Enter answers OK")
   func message() throws {
     let display = try VirtualDisplay()
