@@ -4,6 +4,8 @@
 /* GTK 4 as the system installs it (Debian's libgtk-4-dev), with its X11
    backend for the keyboard grab. Only the window front end imports it. */
 #include <gtk/gtk.h>
+/* g_unix_fd_add_full: the pinentry's dialog ends when its client goes. */
+#include <glib-unix.h>
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
 #endif

@@ -57,6 +57,10 @@ package final class PasswordDialog {
   /// to 100 (nil: unknown), when ``DialogTexts/qualityBarLabel`` is set: the
   /// pinentry asks its client (`INQUIRE QUALITY`).
   package var estimateQuality: ((PasswordDialog) -> Int?)?
+  /// The write end of a pipe or socket whose reader going away ends the
+  /// dialog as a cancel: the pinentry's answers to its client, so that no
+  /// dialog stays open for an agent that is gone. nil watches nothing.
+  package var endsWhenReaderGone: Int32?
 
   private var window: Gtk.Widget?
   private var area: Gtk.Widget?
@@ -95,9 +99,17 @@ package final class PasswordDialog {
       g_timeout_add_full(
         G_PRIORITY_DEFAULT, guint(clamping: max(milliseconds, 1)), Self.onTimeout, context, nil)
     }
+    var readerWatch: guint = 0
+    if let endsWhenReaderGone {
+      readerWatch = g_unix_fd_add_full(
+        G_PRIORITY_DEFAULT, endsWhenReaderGone,
+        GIOCondition(rawValue: G_IO_ERR.rawValue | G_IO_HUP.rawValue), Self.onReaderGone, context,
+        nil)
+    }
     gtk_window_present(Gtk.cast(window))
     if let area { gtk_widget_grab_focus(area) }
     while outcome == nil { g_main_context_iteration(nil, 1) }
+    if readerWatch != 0 { g_source_remove(readerWatch) }
     gtk_window_destroy(Gtk.cast(window))
     while g_main_context_pending(nil) != 0 { g_main_context_iteration(nil, 0) }
     return outcome
@@ -408,6 +420,12 @@ package final class PasswordDialog {
 
   private static let onTimeout: @convention(c) (gpointer?) -> gboolean = { context in
     dialog(context).end(.timedOut)
+    return 0
+  }
+
+  private static let onReaderGone: @convention(c) (Int32, GIOCondition, gpointer?) -> gboolean = {
+    _, _, context in
+    dialog(context).end(.cancelled)
     return 0
   }
 

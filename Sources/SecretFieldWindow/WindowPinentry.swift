@@ -13,6 +13,9 @@ import SecureMemory
 /// `WAYLAND_DISPLAY`, as pinentry-gnome3 decides. When GTK cannot open it, the
 /// request and every later one go to the terminal.
 ///
+/// A dialog ends as a cancel when nobody reads the answers any more (the
+/// client went away), as the terminal's watch ends a prompt.
+///
 /// The passphrase goes from the field's secure buffer into a new secure
 /// buffer the session writes the `D` line from; no `String` or array holds it.
 /// The client's texts (`SETDESC`, `SETERROR`, ...) are shown as plain text,
@@ -52,6 +55,7 @@ package struct WindowPinentry: PinentryInterface {
     } catch {
       return .failed(.general(error.description))
     }
+    dialog.endsWhenReaderGone = terminal.clientOutput
     if request.qualityBar != nil, let quality {
       let storage = terminal.storage
       dialog.estimateQuality = { dialog in
@@ -92,6 +96,7 @@ package struct WindowPinentry: PinentryInterface {
     } catch {
       return .failed(.general(error.description))
     }
+    dialog.endsWhenReaderGone = terminal.clientOutput
     guard let outcome = dialog.run(timeout: request.timeout) else {
       windowFailed = true
       return terminal.confirm(request)

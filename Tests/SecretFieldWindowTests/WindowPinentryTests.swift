@@ -60,6 +60,18 @@ struct WindowPinentryTests {
     #expect(responses(run) == ["OK", Self.cancelled, "OK closing connection"])
   }
 
+  @Test("the client going away (its end of the answers closed) closes the window; no hang")
+  func clientGoneEndsTheDialog() throws {
+    let display = try VirtualDisplay()
+    let pinentry = try startPinentry(["GETPIN"], display: display)
+    try display.focusWindow(named: Self.title)
+    try display.type("half a passw")
+    pinentry.closeOutput()
+    let run = try pinentry.finish()
+    #expect(run.status == 1, "\(run.error)")
+    #expect(run.error.contains("writing to the Assuan client failed"), "\(run.error)")
+  }
+
   @Test("GETPIN with SETREPEAT asks twice in the window and answers once")
   func getPinWithRepetition() throws {
     let display = try VirtualDisplay()

@@ -68,7 +68,7 @@ struct ProgramRun {
 /// of `xdpyinfo`'s output waited for an Xvfb that another test had started.)
 final class SpawnedProgram {
   let processID: pid_t
-  private let output: Int32
+  private var output: Int32
   private let error: Int32
   private var finished: ProgramRun?
 
@@ -203,6 +203,14 @@ final class SpawnedProgram {
         if isOutput { outputBytes += chunk[..<got] } else { errorBytes += chunk[..<got] }
       }
     }
+  }
+
+  /// Closes the read end of the program's standard output, as a client that
+  /// went away does: its writes fail (`EPIPE`) from then on, and what it
+  /// wrote before is lost.
+  func closeOutput() {
+    close(output)
+    output = -1
   }
 
   /// Asks the program to end (`SIGTERM`).
