@@ -74,16 +74,9 @@ package struct LandingArea: ~Copyable {
   ) throws(SecureMemoryError) -> ReadOutcome {
     let room = takeRoom(maximumCount, after: front)
     let result = Glibc.read(descriptor, room.baseAddress!, room.count)
-    if result < 0 {
-      switch Kernel.errno {
-      case EINTR: return .interrupted
-      case EAGAIN: return .timedOut
-      default: throw .readFailed(errno: Kernel.errno)
-      }
-    }
-    if result == 0 { return .endOfFile }
-    arrived(result, after: front)
-    return .bytes(result)
+    let outcome = try ReadOutcome(readReturning: result, errno: Kernel.errno)
+    if case .bytes(let received) = outcome { arrived(received, after: front) }
+    return outcome
   }
 
   /// Lets `receive` write into the empty area (at most `maximumCount` bytes,

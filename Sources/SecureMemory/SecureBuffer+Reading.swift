@@ -14,6 +14,26 @@ public enum ReadOutcome: Sendable, Hashable {
   case interrupted
 }
 
+extension ReadOutcome {
+  /// What one `read(2)` that returned `result` found: `errno` (read right
+  /// after it) names the failure when `result` is negative, `EINTR` and
+  /// `EAGAIN` being outcomes, not errors.
+  ///
+  /// - Throws: ``SecureMemoryError`` with code `readFailed` for another errno.
+  init(readReturning result: Int, errno: Int32) throws(SecureMemoryError) {
+    switch result {
+    case ..<0:
+      switch errno {
+      case EINTR: self = .interrupted
+      case EAGAIN: self = .timedOut
+      default: throw .readFailed(errno: errno)
+      }
+    case 0: self = .endOfFile
+    default: self = .bytes(result)
+    }
+  }
+}
+
 extension SecureBuffer {
   /// Appends what one `read(2)` on `descriptor` returns, straight into the
   /// buffer's spare capacity.
@@ -47,16 +67,9 @@ extension SecureBuffer {
     let result = withWritableRegion { region in
       Glibc.read(descriptor, region.start + offset, maximumCount)
     }
-    if result < 0 {
-      switch Kernel.errno {
-      case EINTR: return .interrupted
-      case EAGAIN: return .timedOut
-      default: throw .readFailed(errno: Kernel.errno)
-      }
-    }
-    if result == 0 { return .endOfFile }
-    count += result
-    return .bytes(result)
+    let outcome = try ReadOutcome(readReturning: result, errno: Kernel.errno)
+    if case .bytes(let received) = outcome { count += received }
+    return outcome
   }
 
   /// Appends what one `read(2)` on `descriptor` returns, as
@@ -98,15 +111,12 @@ extension SecureBuffer {
         return returned
       },
       thenRemovingPrefix: body)
-    if returned < 0 {
-      switch failure {
-      case EINTR: return (.interrupted, nil)
-      case EAGAIN: return (.timedOut, nil)
-      default: throw .memory(.readFailed(errno: failure))
-      }
+    let outcome: ReadOutcome
+    do { outcome = try ReadOutcome(readReturning: returned, errno: failure) } catch {
+      throw .memory(error)
     }
-    if returned == 0 { return (.endOfFile, nil) }
-    return (.bytes(returned), result)
+    guard case .bytes = outcome else { return (outcome, nil) }
+    return (outcome, result)
   }
 
   /// Appends what one `read(2)` on `descriptor` returns and lends the bytes
