@@ -24,6 +24,9 @@ enum Platform {
 
   static func close(_ descriptor: Int32) { _ = Glibc.close(descriptor) }
 
+  /// Lets another runnable process have this core now (`sched_yield(2)`).
+  static func yieldProcessor() { _ = Glibc.sched_yield() }
+
   static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
   /// Writes every byte, retrying short writes and `EINTR`; a terminal raises

@@ -1,4 +1,3 @@
-import Glibc
 import SecretField
 import SecureMemory
 
@@ -389,7 +388,7 @@ struct PromptLoop: ~Copyable {
     // The terminal that shows the echo runs before the field's edit and the
     // frame: where it shares a core with the prompt (two cores, a busy
     // machine), it would otherwise wait for them.
-    _ = Glibc.sched_yield()
+    Platform.yieldProcessor()
   }
 
   /// Ends the entry on the screen: masked, status lines erased, cursor below.
