@@ -190,7 +190,7 @@ extension GuardedRegion {
   /// no inheritance by `MADV_DONTFORK`, no access by `mprotect`, hiding from
   /// the kernel by a read through the kernel that fails (`process_vm_readv`);
   /// the lock and the hiding once per process
-  /// (``SecretMemoryRegion/kernelMarks(of:)``,
+  /// (``SecretMemoryRegion/isLocked(_:)``,
   /// ``SecretMemoryRegion/isHiddenFromKernel(_:)``).
   private static func allocateSecretMemory(
     capacity: Int, policy: LockPolicy
@@ -211,11 +211,12 @@ extension GuardedRegion {
     // itself, with the result checked, and nothing changes them: unlike
     // `sodium_malloc`'s, there is no ignored `mprotect` to apply again.
     let hasGuardPages = true
-    let marks = SecretMemoryRegion.kernelMarks(of: pages)
-    let isLocked = check(marks.isLocked ? nil : EPERM) {
+    let isLocked = check(SecretMemoryRegion.isLocked(pages) ? nil : EPERM) {
       .protectionFailed("locking secret memory (the kernel would page it out)", errno: $0)
     }
-    let isExcludedFromCoreDumps = check(marks.isExcludedFromCoreDumps ? nil : EPERM) {
+    // The kernel marks secret memory so itself; applied again and checked, as
+    // for a sodium buffer.
+    let isExcludedFromCoreDumps = check(Kernel.excludeFromCoreDumps(pages.pages, pages.byteCount)) {
       .protectionFailed("excluding secret memory from core dumps (MADV_DONTDUMP)", errno: $0)
     }
     let isOmittedFromFork = check(pages.omitFromFork()) {

@@ -94,7 +94,7 @@ struct SecretMemoryRegion {
   /// its fault handler takes each page out of the direct map as it hands it
   /// out, or the mapping is refused (`memfd_secret` fails with `ENOSYS` when
   /// the kernel was booted without it). One region read through the kernel
-  /// proves it for the process, as ``kernelMarks(of:)`` proves the lock;
+  /// proves it for the process, as ``isLocked(_:)`` proves the lock;
   /// the tests scan each buffer. A look that found the region readable is
   /// not kept: that region is refused, and the next one looks again.
   static func isHiddenFromKernel(_ region: SecretMemoryRegion) -> Bool {
@@ -116,33 +116,25 @@ struct SecretMemoryRegion {
     Kernel.unmap(guardBefore, byteCount + 2 * Kernel.pageSize)
   }
 
-  /// Whether the region is locked (never swapped) and left out of core
-  /// dumps, each shown by the kernel's answer.
+  /// Whether `region` is locked (never swapped), shown by the kernel's answer.
   ///
-  /// `mlock` cannot show the lock: on secret memory the kernel accepts it and
+  /// `mlock` cannot show it: on secret memory the kernel accepts it and
   /// changes nothing, the pages being locked from the start. What shows it is
   /// a page-out the kernel refuses: `MADV_PAGEOUT` fails with `EINVAL` on a
   /// locked mapping and reclaims an unlocked one (a kernel with
   /// `memfd_secret`, 5.14 or later, knows the advice). The kernel locks every
   /// secret-memory mapping when it makes it, or refuses the mapping, so the
   /// first region proves it for the process, as ``isHiddenFromKernel(_:)``
-  /// proves the hiding. The dump exclusion the kernel also sets is applied
-  /// again to each region (`MADV_DONTDUMP`) and its result checked, as for a
-  /// sodium buffer.
+  /// proves the hiding.
   ///
-  /// Two system calls, where reading the kernel's marks from
+  /// One system call, once, where reading the kernel's marks from
   /// `/proc/self/smaps` walked every mapping before this one's: about 220 µs
   /// on the way to a prompt's first frame.
-  static func kernelMarks(of region: SecretMemoryRegion) -> (
-    isLocked: Bool, isExcludedFromCoreDumps: Bool
-  ) {
-    let isExcludedFromCoreDumps = Kernel.excludeFromCoreDumps(region.pages, region.byteCount) == nil
-    if lockProven.load(ordering: .acquiring) { return (true, isExcludedFromCoreDumps) }
-    guard Kernel.refusesPageOut(region.pages, region.byteCount) else {
-      return (false, isExcludedFromCoreDumps)
-    }
+  static func isLocked(_ region: SecretMemoryRegion) -> Bool {
+    if lockProven.load(ordering: .acquiring) { return true }
+    guard Kernel.refusesPageOut(region.pages, region.byteCount) else { return false }
     lockProven.store(true, ordering: .releasing)
-    return (true, isExcludedFromCoreDumps)
+    return true
   }
 
   private static let lockProven = Atomic<Bool>(false)
