@@ -24,14 +24,19 @@ struct LandingAreaResidueTests {
     try! plain.write(to: pipe.writeEnd)
   }
 
+  /// A decoder whose buffers, the landing area included, are sodium memory.
+  static func sodiumDecoder() -> KeyDecoder {
+    var configuration = KeyDecoder.Configuration()
+    configuration.storage = .sodium
+    return try! KeyDecoder(configuration: configuration)
+  }
+
   @Test("typed text: one copy, the field's, once the read is handled; two while it is")
   func waitsEmpty() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker()
       let pipe = try! Pipe()
-      var configuration = KeyDecoder.Configuration()
-      configuration.storage = .sodium
-      var decoder = try! KeyDecoder(configuration: configuration)
+      var decoder = LandingAreaResidueTests.sodiumDecoder()
       var field = try! SecretFieldState()
       LandingAreaResidueTests.send(marker, into: pipe)
       // The control: inside the handler the bytes are where they landed and in
@@ -61,9 +66,7 @@ struct LandingAreaResidueTests {
       // character, so the marker is handled and the lone byte must wait.
       let marker = Marker()
       let pipe = try! Pipe()
-      var configuration = KeyDecoder.Configuration()
-      configuration.storage = .sodium
-      var decoder = try! KeyDecoder(configuration: configuration)
+      var decoder = LandingAreaResidueTests.sodiumDecoder()
       var field = try! SecretFieldState()
       LandingAreaResidueTests.send(marker, into: pipe)
       pipe.send([0xC3])
