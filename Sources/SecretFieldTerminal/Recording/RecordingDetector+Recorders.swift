@@ -22,12 +22,15 @@ extension RecordingDetector {
     recorderEnvironmentVariables[name]
   }
 
-  /// The known recorder `entry` is, if any: by its kernel name (`comm`, cut to
-  /// 15 bytes), the program of its command line, or, when that program is an
-  /// interpreter, the script or `-m` module it runs.
+  /// The one of `recorders` (the known terminal recorders unless given) that
+  /// `entry` is, if any: by its kernel name (`comm`, cut to 15 bytes), the
+  /// program of its command line, or, when that program is an interpreter,
+  /// the script or `-m` module it runs.
   ///
   /// - Complexity: O(length of the command line up to the script).
-  package static func recorder(in entry: ProcessEntry) -> String? {
+  package static func recorder(
+    in entry: ProcessEntry, among recorders: [String] = knownRecorders
+  ) -> String? {
     var candidates = [entry.name]
     if let program = entry.arguments.first.map(fileName) {
       candidates.append(program)
@@ -38,7 +41,7 @@ extension RecordingDetector {
       }
     }
     for candidate in candidates where !candidate.isEmpty {
-      if let recorder = knownRecorders.first(where: { namesMatch($0, candidate) }) {
+      if let recorder = recorders.first(where: { namesMatch($0, candidate) }) {
         return recorder
       }
     }
@@ -52,13 +55,13 @@ extension RecordingDetector {
   }
 
   /// The last component of a path.
-  private static func fileName(_ path: String) -> String {
+  package static func fileName(_ path: String) -> String {
     path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
   }
 
   /// `python3.11`, `perl5.36`, `bash`, ...: a program that runs a script named
   /// in its arguments.
-  private static func isInterpreter(_ name: String) -> Bool {
+  package static func isInterpreter(_ name: String) -> Bool {
     let base = name.prefix { !$0.isNumber && $0 != "." }
     return ["python", "pypy", "perl", "ruby", "node", "sh", "bash", "dash", "zsh"]
       .contains(String(base))
