@@ -92,8 +92,8 @@ let package = Package(
     .target(
       name: "SecretFieldWindow",
       dependencies: [
-        "CGtk", "SecretFieldCLI", "SecretField", "SecureMemory", "SystemCalls", "Pinentry",
-        "PinentryTerminal",
+        "CGtk", "SecretFieldCLI", "SecretField", "SecretFieldTerminal", "SecureMemory",
+        "SystemCalls", "Pinentry", "PinentryTerminal",
       ],
       swiftSettings: swiftSettings),
     .executableTarget(

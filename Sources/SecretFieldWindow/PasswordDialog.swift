@@ -13,6 +13,13 @@ package import SecureMemory
 /// Copy, cut and paste are refused (the clipboard is never touched); the
 /// buttons never take focus.
 ///
+/// Keys pass through an input method in password purpose first, so dead keys
+/// and compose sequences type what they make; what it commits is typed one
+/// character at a time, as a key is. On X11 the keyboard is grabbed while the
+/// dialog is shown (``KeyboardGrab``); a grab that fails is said in the
+/// dialog. While a screen recorder is seen (``ScreenRecordingWatch``, every
+/// half second) the field stays masked and reveal is refused with the reason.
+///
 /// The dialog runs its own main loop (`g_main_context_iteration`) until it
 /// ends; it needs no `GtkApplication`, so no D-Bus name is taken.
 package final class PasswordDialog {
@@ -69,6 +76,17 @@ package final class PasswordDialog {
   private var revealButton: Gtk.Widget?
   private var qualityBar: Gtk.Widget?
   private var keyboard: OpaquePointer?
+  private var recordingLabel: Gtk.Widget?
+  private var grabWarningLabel: Gtk.Widget?
+  private var inputMethod: UnsafeMutablePointer<GtkIMContext>?
+  private var grab: KeyboardGrab?
+  /// The recorder seen at the last look, if any.
+  private var recorder: ScreenRecordingWatch.Sighting?
+
+  /// Looks for screen recorders while the dialog is up; nil looks for none.
+  package var recordingWatch: ScreenRecordingWatch? = .configured()
+  /// How often ``recordingWatch`` looks.
+  static let recordingCheckInterval: guint = 500
 
   /// A dialog of `kind` showing `texts`, with a field of `limits`.
   ///
@@ -106,10 +124,30 @@ package final class PasswordDialog {
         GIOCondition(rawValue: G_IO_ERR.rawValue | G_IO_HUP.rawValue), Self.onReaderGone, context,
         nil)
     }
+    var recordingCheck: guint = 0
+    if recordingWatch != nil {
+      checkRecording()
+      recordingCheck = g_timeout_add_full(
+        G_PRIORITY_DEFAULT, Self.recordingCheckInterval, Self.onRecordingCheck, context, nil)
+    }
     gtk_window_present(Gtk.cast(window))
     if let area { gtk_widget_grab_focus(area) }
+    grabKeyboard()
+    // A grabbing window is focused for GTK whatever the X focus; the X
+    // focus is asked ten times a second (one round trip each).
+    let focusCheck =
+      grab == nil
+      ? 0 : g_timeout_add_full(G_PRIORITY_DEFAULT, 100, Self.onFocusCheck, context, nil)
     while outcome == nil { g_main_context_iteration(nil, 1) }
+    if focusCheck != 0 { g_source_remove(focusCheck) }
+    grab?.release()
+    grab = nil
     if readerWatch != 0 { g_source_remove(readerWatch) }
+    if recordingCheck != 0 { g_source_remove(recordingCheck) }
+    if let inputMethod {
+      gtk_im_context_focus_out(inputMethod)
+      gtk_im_context_set_client_widget(inputMethod, nil)
+    }
     gtk_window_destroy(Gtk.cast(window))
     while g_main_context_pending(nil) != 0 { g_main_context_iteration(nil, 0) }
     return outcome
@@ -147,7 +185,7 @@ package final class PasswordDialog {
     }
     if kind == .password {
       Gtk.append(to: box, Gtk.label(texts.prompt))
-      let area = gtk_drawing_area_new()!
+      let area = Self.passwordArea(label: texts.prompt)
       self.area = area
       gtk_drawing_area_set_content_height(Gtk.cast(area), 34)
       gtk_widget_set_hexpand(area, 1)
@@ -168,9 +206,19 @@ package final class PasswordDialog {
       capsLockLabel = capsLock
       gtk_widget_set_visible(capsLock, 0)
       Gtk.append(to: box, capsLock)
+      let recording = Gtk.label("")
+      recordingLabel = recording
+      gtk_widget_set_visible(recording, 0)
+      Gtk.append(to: box, recording)
     } else if !texts.prompt.isEmpty {
       Gtk.append(to: box, Gtk.label(texts.prompt))
     }
+    let grabWarning = Gtk.label(
+      "The keyboard could not be grabbed: another program may be reading what you type. "
+        + "Cancel unless you trust every program on this display.")
+    grabWarningLabel = grabWarning
+    gtk_widget_set_visible(grabWarning, 0)
+    Gtk.append(to: box, grabWarning)
     let notice = Gtk.label(texts.error ?? "")
     noticeLabel = notice
     gtk_widget_set_visible(notice, texts.error == nil ? 0 : 1)
@@ -194,6 +242,14 @@ package final class PasswordDialog {
 
     let keys = gtk_event_controller_key_new()
     gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+    if kind == .password, let area {
+      let inputMethod = Self.passwordInputMethod()
+      self.inputMethod = inputMethod
+      gtk_im_context_set_client_widget(inputMethod, area)
+      Gtk.connect(UnsafeMutableRawPointer(inputMethod), "commit", Self.onCommit, context: context)
+      gtk_event_controller_key_set_im_context(keys, inputMethod)
+      gtk_im_context_focus_in(inputMethod)
+    }
     Gtk.connect(UnsafeMutableRawPointer(keys), "key-pressed", Self.onKeyPressed, context: context)
     gtk_widget_add_controller(window, keys)
 
@@ -206,6 +262,62 @@ package final class PasswordDialog {
         context: context)
       updateCapsLock()
     }
+  }
+
+  /// The field's drawing area, named for assistive technologies as a text
+  /// box labelled `label`. It implements no text interface, so they are told
+  /// what it is and never what it holds.
+  private static func passwordArea(label: String) -> Gtk.Widget {
+    var role = GValue()
+    g_value_init(&role, gtk_accessible_role_get_type())
+    g_value_set_enum(&role, gint(GTK_ACCESSIBLE_ROLE_TEXT_BOX.rawValue))
+    defer { g_value_unset(&role) }
+    let area = "accessible-role".withCString { name in
+      var names: [UnsafePointer<CChar>?] = [name]
+      return g_object_new_with_properties(gtk_drawing_area_get_type(), 1, &names, &role)!
+    }
+    let widget = UnsafeMutableRawPointer(area).assumingMemoryBound(to: GtkWidget.self)
+    let description =
+      "Password field. What is typed is not given to assistive technologies; "
+      + "Tab shows or hides it on the screen."
+    var properties = [GTK_ACCESSIBLE_PROPERTY_LABEL, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION]
+    var values = [GValue(), GValue()]
+    for (index, text) in [label, description].enumerated() {
+      // G_TYPE_STRING, a macro Swift does not import: fundamental type 16.
+      g_value_init(&values[index], GType(16 << 2))
+      g_value_set_string(&values[index], text)
+    }
+    gtk_accessible_update_property_value(
+      OpaquePointer(area), Int32(properties.count), &properties, &values)
+    for index in values.indices { g_value_unset(&values[index]) }
+    return widget
+  }
+
+  /// The input method the keys pass through: the one the desktop chose
+  /// (`GtkIMMulticontext`), told that it is a password (so, with IBus or
+  /// Fcitx, no candidate window, prediction or learning), else GTK's own,
+  /// which does dead keys and compose.
+  private static func passwordInputMethod() -> UnsafeMutablePointer<GtkIMContext> {
+    let inputMethod = gtk_im_multicontext_new()!
+    var purpose = GValue()
+    g_value_init(&purpose, gtk_input_purpose_get_type())
+    g_value_set_enum(&purpose, gint(GTK_INPUT_PURPOSE_PASSWORD.rawValue))
+    g_object_set_property(
+      UnsafeMutableRawPointer(inputMethod).assumingMemoryBound(to: GObject.self), "input-purpose",
+      &purpose)
+    g_value_unset(&purpose)
+    var hints = GValue()
+    g_value_init(&hints, gtk_input_hints_get_type())
+    g_value_set_flags(
+      &hints,
+      guint(
+        GTK_INPUT_HINT_NO_SPELLCHECK.rawValue | GTK_INPUT_HINT_NO_EMOJI.rawValue
+          | GTK_INPUT_HINT_PRIVATE.rawValue | GTK_INPUT_HINT_INHIBIT_OSK.rawValue))
+    g_object_set_property(
+      UnsafeMutableRawPointer(inputMethod).assumingMemoryBound(to: GObject.self), "input-hints",
+      &hints)
+    g_value_unset(&hints)
+    return inputMethod
   }
 
   /// A button that never takes focus, so the field keeps the keys.
@@ -248,9 +360,60 @@ package final class PasswordDialog {
       try field.toggleReveal()
       say(nil)
     } catch {
-      say("The password can't be shown while the screen is being recorded.")
+      let by = recorder.map { " by \($0)" } ?? ""
+      say("The password can't be shown while the screen is being recorded\(by).")
     }
     updateRevealButton()
+    redraw()
+  }
+
+  /// Asks ``recordingWatch`` whether a recorder runs; one that starts masks
+  /// the field at once, and the line under it says which.
+  private func checkRecording() {
+    let sighting = recordingWatch?.look()
+    guard sighting != recorder else { return }
+    recorder = sighting
+    field.isCaptured = sighting != nil
+    if let recordingLabel {
+      let text = sighting.map {
+        "The screen is being recorded by \($0): the password stays masked."
+      }
+      gtk_label_set_text(Gtk.opaque(recordingLabel), text ?? "")
+      gtk_widget_set_visible(recordingLabel, text == nil ? 0 : 1)
+    }
+    updateRevealButton()
+    redraw()
+  }
+
+  /// Grabs the keyboard on X11 (``KeyboardGrab``) and says in the dialog, for
+  /// as long as it is shown, when the grab failed.
+  private func grabKeyboard() {
+    guard let window else { return }
+    switch KeyboardGrab.grab(window: window, keyboard: keyboard) {
+    case .success(let grab): self.grab = grab
+    case .failure(.heldByAnotherClient), .failure(.windowNotViewable):
+      if let grabWarningLabel { gtk_widget_set_visible(grabWarningLabel, 1) }
+    case .failure(.notX11): break
+    }
+  }
+
+  /// Tells the field whether the window has the focus: GTK's word, and,
+  /// while the keyboard is grabbed, the X server's (``KeyboardGrab``).
+  private func updateFocus() {
+    guard let window else { return }
+    let focused =
+      gtk_window_is_active(Gtk.cast(window)) != 0 && (grab?.windowHasInputFocus ?? true)
+    guard focused != field.isFocused else { return }
+    field.isFocused = focused
+    if let inputMethod {
+      if focused {
+        gtk_im_context_focus_in(inputMethod)
+      } else {
+        gtk_im_context_focus_out(inputMethod)
+      }
+    }
+    updateRevealButton()
+    updateCapsLock()
     redraw()
   }
 
@@ -350,6 +513,25 @@ package final class PasswordDialog {
     }
   }
 
+  /// Types what the input method committed (a NUL-terminated string of
+  /// GTK's), one character at a time, as keys are typed.
+  private func commit(_ text: UnsafePointer<CChar>) {
+    say(nil)
+    let byteCount = field.utf8Count
+    var iterator = UnsafeBufferPointer(start: text, count: strlen(text)).lazy
+      .map { UInt8(bitPattern: $0) }.makeIterator()
+    var decoder = UTF8()
+    decoding: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): _ = type(scalar.value)
+      case .emptyInput, .error: break decoding
+      }
+    }
+    if field.utf8Count != byteCount { updateQuality() }
+    updateCapsLock()
+    redraw()
+  }
+
   /// Types the character `codePoint` (0 for a key without one): its UTF-8 is
   /// written into the secure scratch buffer, inserted from there, and wiped.
   /// Returns whether it was inserted.
@@ -418,6 +600,18 @@ package final class PasswordDialog {
       dialog(context).keyPressed(keyval, state) ? 1 : 0
     }
 
+  private static let onCommit:
+    @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, gpointer?) -> Void = {
+      _, text, context in
+      guard let text else { return }
+      dialog(context).commit(text)
+    }
+
+  private static let onRecordingCheck: @convention(c) (gpointer?) -> gboolean = { context in
+    dialog(context).checkRecording()
+    return 1
+  }
+
   private static let onTimeout: @convention(c) (gpointer?) -> gboolean = { context in
     dialog(context).end(.timedOut)
     return 0
@@ -436,13 +630,14 @@ package final class PasswordDialog {
   }
 
   private static let onActiveChanged:
-    @convention(c) (Gtk.Widget?, OpaquePointer?, gpointer?) -> Void = { window, _, context in
-      let dialog = dialog(context)
-      dialog.field.isFocused = gtk_window_is_active(Gtk.cast(window)) != 0
-      dialog.updateRevealButton()
-      dialog.updateCapsLock()
-      dialog.redraw()
+    @convention(c) (Gtk.Widget?, OpaquePointer?, gpointer?) -> Void = { _, _, context in
+      dialog(context).updateFocus()
     }
+
+  private static let onFocusCheck: @convention(c) (gpointer?) -> gboolean = { context in
+    dialog(context).updateFocus()
+    return 1
+  }
 
   private static let onCapsLockChanged:
     @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, context in
