@@ -66,14 +66,16 @@ struct WindowResidueTests {
   }
 
   /// A GtkPasswordEntry in a window titled `password-entry`: F2 does what its
-  /// peek icon does (its GtkText made visible, or not), Esc quits. Built with
-  /// `cc` and `pkg-config gtk4`.
+  /// peek icon does (its GtkText made visible, or not), Return prints its text
+  /// and a newline and quits, as an askpass written the ordinary GTK way
+  /// would, Esc quits. Built with `cc` and `pkg-config gtk4`.
   static func passwordEntryProgram() throws -> CompiledProgram {
     try CompiledProgram(name: "password-entry", source: passwordEntrySource, packages: ["gtk4"])
   }
 
   static let passwordEntrySource = """
     #include <gtk/gtk.h>
+    #include <stdio.h>
     static GtkWidget *entry;
     static GMainLoop *loop;
     static gboolean key(GtkEventControllerKey *c, guint keyval, guint code,
@@ -83,6 +85,11 @@ struct WindowResidueTests {
              child = gtk_widget_get_next_sibling(child))
           if (GTK_IS_TEXT(child))
             gtk_text_set_visibility(GTK_TEXT(child), !gtk_text_get_visibility(GTK_TEXT(child)));
+        return TRUE;
+      }
+      if (keyval == GDK_KEY_Return) {
+        printf("%s\\n", gtk_editable_get_text(GTK_EDITABLE(entry)));
+        g_main_loop_quit(loop);
         return TRUE;
       }
       if (keyval == GDK_KEY_Escape) {
