@@ -14,8 +14,10 @@ final class SSHAgentHome {
   let socket: String
   private let agent: SpawnedProgram
 
-  /// Makes the key and starts `ssh-agent -D`.
-  init(passphrase: String) throws {
+  /// Makes the key and starts `ssh-agent -D`; with `confirmingOn`, the agent
+  /// asks through the askpass on that display (it runs the askpass itself to
+  /// confirm each use of a key added with `ssh-add -c`).
+  init(passphrase: String, confirmingOn display: VirtualDisplay? = nil) throws {
     var template = Array("/tmp/sfs.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else {
       throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
@@ -32,7 +34,10 @@ final class SSHAgentHome {
       throw WindowTestError(description: "ssh-keygen: \(keygen.error)")
     }
     agent = try SpawnedProgram(
-      ["ssh-agent", "-D", "-a", socket], newSession: true)
+      // Its output to /dev/null: an askpass it starts inherits that, not the
+      // test's pipe, so ending the agent never waits for a dialog left open.
+      ["sh", "-c", "exec ssh-agent -D -a \"$1\" >/dev/null 2>&1", "sh", socket],
+      environment: display.map(Self.askpassEnvironment(display:)) ?? [:], newSession: true)
     let deadline = ContinuousClock.now + .seconds(30)
     while !FileManager.default.fileExists(atPath: socket) {
       guard agent.isRunning, ContinuousClock.now < deadline else {
@@ -132,5 +137,30 @@ struct WindowSSHAddTests {
     let listed = try home.identities()
     #expect(listed.status == 1, "\(listed.output)")
     #expect(!listed.output.contains(try home.fingerprint()), "\(listed.output)")
+  }
+
+  @Test("ssh-add -c: the agent asks in the window before each use; Enter signs, Esc refuses")
+  func confirmationBeforeUse() throws {
+    let display = try VirtualDisplay()
+    let home = try SSHAgentHome(passphrase: Self.passphrase, confirmingOn: display)
+    let sshAdd = try startSSHAdd(["-c", home.key], home: home, display: display)
+    var seen = [try display.focusNewWindow(named: WindowAskpassTests.title)]
+    try display.type(Self.passphrase)
+    try display.key("Return")
+    let added = try sshAdd.finish()
+    #expect(added.status == 0, "\(added.error)")
+    let data = home.path + "/data"
+    try "signed with the agent's key\n".write(toFile: data, atomically: false, encoding: .utf8)
+    for (key, signs) in [("Return", true), ("Escape", false)] {
+      unlink(data + ".sig")
+      let sign = try SpawnedProgram(
+        ["ssh-keygen", "-Y", "sign", "-f", home.key + ".pub", "-n", "file", data],
+        environment: ["SSH_AUTH_SOCK": home.socket, "SSH_ASKPASS": nil], newSession: true)
+      seen.append(try display.focusNewWindow(named: WindowAskpassTests.title, after: seen))
+      try display.key(key)
+      let run = try sign.finish()
+      #expect((run.status == 0) == signs, "\(key): \(run.status) \(run.error)")
+      #expect(FileManager.default.fileExists(atPath: data + ".sig") == signs, "\(key)")
+    }
   }
 }
