@@ -51,7 +51,7 @@ struct WindowResidueTests {
     let program = try Self.passwordEntryProgram()
     let (marker, text) = Self.typedMarker()
     let display = try VirtualDisplay()
-    let entry = try startWindow([], program: program, display: display)
+    let entry = try startWindow([], program: program.path, display: display)
     try display.focusWindow(named: "password-entry")
     try display.type(text)
     _ = try display.settledScreenshot(artifact: "residue-gtk-typed")
@@ -66,26 +66,16 @@ struct WindowResidueTests {
   }
 
   /// A GtkPasswordEntry in a window titled `password-entry`: F2 does what its
-  /// peek icon does (its GtkText made visible, or not), Esc quits. Built with
-  /// `cc` and `pkg-config gtk4` into a temporary directory.
-  static func passwordEntryProgram() throws -> String {
-    let directory = NSTemporaryDirectory() + "secretfield-password-entry-\(getpid())"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let source = directory + "/password-entry.c"
-    let binary = directory + "/password-entry"
-    try passwordEntrySource.write(toFile: source, atomically: true, encoding: .utf8)
-    let run = try SecretFieldWindowTests.runProgram([
-      "sh", "-c", "cc -O1 -o \"$1\" \"$2\" $(pkg-config --cflags --libs gtk4)", "sh", binary,
-      source,
-    ])
-    guard run.status == 0 else {
-      throw WindowTestError(description: "building the GtkPasswordEntry control: \(run.error)")
-    }
-    return binary
+  /// peek icon does (its GtkText made visible, or not), Return prints its text
+  /// and a newline and quits, as an askpass written the ordinary GTK way
+  /// would, Esc quits. Built with `cc` and `pkg-config gtk4`.
+  static func passwordEntryProgram() throws -> CompiledProgram {
+    try CompiledProgram(name: "password-entry", source: passwordEntrySource, packages: ["gtk4"])
   }
 
   static let passwordEntrySource = """
     #include <gtk/gtk.h>
+    #include <stdio.h>
     static GtkWidget *entry;
     static GMainLoop *loop;
     static gboolean key(GtkEventControllerKey *c, guint keyval, guint code,
@@ -95,6 +85,11 @@ struct WindowResidueTests {
              child = gtk_widget_get_next_sibling(child))
           if (GTK_IS_TEXT(child))
             gtk_text_set_visibility(GTK_TEXT(child), !gtk_text_get_visibility(GTK_TEXT(child)));
+        return TRUE;
+      }
+      if (keyval == GDK_KEY_Return) {
+        printf("%s\\n", gtk_editable_get_text(GTK_EDITABLE(entry)));
+        g_main_loop_quit(loop);
         return TRUE;
       }
       if (keyval == GDK_KEY_Escape) {

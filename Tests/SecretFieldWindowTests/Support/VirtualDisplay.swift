@@ -297,6 +297,31 @@ final class VirtualDisplay {
     try xdotool(["windowfocus", "--sync", String(window)])
   }
 
+  /// Waits (up to 60 s) for a shown window named `title` that is none of
+  /// `seen`, gives it the keyboard focus, and returns it as `ID:PID`: the next
+  /// dialog of a program that opens one after another, while the last may
+  /// still be closing. (A window is named with its process: the X server
+  /// gives a new client the id range of one that left, so a dialog of the
+  /// next askpass process has the same window id as the last one's.)
+  @discardableResult
+  func focusNewWindow(named title: String, after seen: [String] = []) throws -> String {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
+      let found = try runProgram(
+        ["xdotool", "search", "--onlyvisible", "--name", title], environment: ["DISPLAY": name])
+      for window in found.output.split(separator: "\n").map(String.init) {
+        let owner = try runProgram(
+          ["xdotool", "getwindowpid", window], environment: ["DISPLAY": name])
+        let named = window + ":" + owner.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard owner.status == 0, !seen.contains(named) else { continue }
+        try xdotool(["windowfocus", "--sync", window])
+        return named
+      }
+      usleep(100_000)
+    }
+    throw WindowTestError(description: "no new window named \(title) within 60 s")
+  }
+
   /// Gives the keyboard focus to the root window, away from every dialog.
   func focusRoot() throws {
     let info = try runProgram(["xwininfo", "-root", "-display", name])

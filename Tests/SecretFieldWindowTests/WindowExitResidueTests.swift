@@ -1,0 +1,73 @@
+import Glibc
+import TestSupport
+import Testing
+
+/// What the window's process holds of a typed password after it was
+/// submitted: the process is held at its exit by `marker-counter` (ptrace's
+/// `PTRACE_EVENT_EXIT` stop, its memory still whole after its last write) and
+/// searched for the password and for every 4-character run of it. The
+/// control is GtkPasswordEntry in a program that prints its text on Return, as
+/// an askpass written the ordinary GTK way would: the same scan finds the
+/// password there.
+@Suite(
+  "secretfield-window: after submit, nothing of the password is left in the process",
+  .enabled(
+    if: WindowTestEnvironment.isAvailable,
+    "needs the window program and Xvfb, xdotool, xdpyinfo, import and convert"),
+  .enabled(if: getuid() == 0, "reading another process's memory needs root"))
+struct WindowExitResidueTests {
+  /// How the password was shown before it was submitted.
+  enum Shown: String, CaseIterable, CustomTestStringConvertible {
+    case neverRevealed = "never revealed"
+    case revealed = "revealed, then submitted"
+
+    var testDescription: String { rawValue }
+  }
+
+  @Test(
+    "held: one copy, no other run; submitted: no copy and no 4-character run",
+    arguments: Shown.allCases)
+  func nothingLeftAfterSubmit(_ shown: Shown) throws {
+    let counter = try MarkerCounter()
+    let display = try VirtualDisplay()
+    let window = try startWindow(["askpass"], display: display)
+    try display.focusWindow(named: WindowAskpassTests.title)
+    let password = try counter.absentPassword(in: window.processID)
+    try display.type(password)
+    if shown == .revealed { try display.key("Tab") }
+    _ = try display.settledScreenshot(artifact: "exit-residue-\(shown)")
+    let marker = Array(password.utf8).withUnsafeBytes { Marker(maskingBytesIn: $0) }
+    let scanned = try ResidueScanner(processID: window.processID).scan(for: marker)
+    let held = try counter.countNow(in: window.processID, passwords: [password])[0]
+    let hold = try counter.holdAtExit(window.processID, password: password)
+    try display.key("Return")
+    let atExit = try hold.counts()
+    let run = try window.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == password + "\n")
+    #expect(scanned.copies == 1, "held: \(scanned)")
+    #expect(
+      held == MarkerCounts(copies: 1, runs: 6), "held: the field's copy, no other run: \(held)")
+    #expect(atExit == MarkerCounts(copies: 0, runs: 0), "at exit: \(atExit)")
+  }
+
+  @Test("control: GtkPasswordEntry that printed its text still holds it at its exit")
+  func passwordEntryHoldsItAtExit() throws {
+    let counter = try MarkerCounter()
+    let program = try WindowResidueTests.passwordEntryProgram()
+    let display = try VirtualDisplay()
+    let entry = try startWindow([], program: program.path, display: display)
+    try display.focusWindow(named: "password-entry")
+    let password = try counter.absentPassword(in: entry.processID)
+    try display.type(password)
+    _ = try display.settledScreenshot(artifact: "exit-residue-gtk")
+    let hold = try counter.holdAtExit(entry.processID, password: password)
+    try display.key("Return")
+    let atExit = try hold.counts()
+    let run = try entry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == password + "\n")
+    #expect(atExit.copies >= 1, "at exit: \(atExit)")
+    #expect(atExit.runs >= 6, "at exit: \(atExit)")
+  }
+}
