@@ -5,15 +5,18 @@
 #   installed-checks.bash VERSION HIDDEN WORK
 #
 # Each check says what it shows and fails the run (exit 1) when it does not
-# hold. The real peers (gpg-agent, ssh-agent) are started here, so they and
-# the tools they start see the toolchain hidden too; they are stopped on every
-# way out. The pinentry alternative is set to ours here; Scripts/test-install
+# hold. The real peers (gpg-agent, ssh-agent, and Xvfb for the window) are
+# started here, so they and the tools they start see the toolchain hidden too;
+# they are stopped on every way out. The pinentry alternative is set to ours here; Scripts/test-install
 # puts it back.
 set -euo pipefail
 version="$1" hidden="$2" work="$3"
 here="$(cd "$(dirname "$0")" && pwd)"
 session="$here/pty-session.py"
-programs=(/usr/bin/secretfield /usr/bin/secretfield-askpass /usr/bin/pinentry-secretfield)
+# The window first: the messages below show the last one's libraries and
+# hardening, and the GTK program's list is long.
+programs=(/usr/bin/secretfield-window /usr/bin/secretfield /usr/bin/secretfield-askpass
+  /usr/bin/pinentry-secretfield)
 
 check() { printf 'test-install:   ok  %s\n' "$*"; }
 fail() {
@@ -23,7 +26,16 @@ fail() {
 
 gnupg_home=""
 ssh_agent=""
+xvfb=""
+askpass=""
 stop_peers() {
+  local process
+  for process in "$askpass" "$xvfb"; do
+    if [[ -n "$process" ]]; then
+      kill "$process" 2> /dev/null || true
+      wait "$process" 2> /dev/null || true
+    fi
+  done
   if [[ -n "$gnupg_home" ]]; then
     env -i GNUPGHOME="$gnupg_home" PATH=/usr/bin:/bin gpgconf --kill gpg-agent 2> /dev/null || true
     rm -rf "$gnupg_home"
@@ -58,6 +70,11 @@ for program in "${programs[@]}"; do
     fail "$program --version printed '$printed', not '$(basename "$program") $version'"
 done
 check "--version of each program: $version"
+/usr/bin/secretfield-window --help > "$work/window-help.out" 2>&1 ||
+  fail "secretfield-window --help failed: $(cat "$work/window-help.out")"
+grep -q '^Usage: secretfield-window askpass' "$work/window-help.out" ||
+  fail "secretfield-window --help printed no usage: $(cat "$work/window-help.out")"
+check "secretfield-window --help"
 
 set +e
 /usr/bin/secretfield doctor > "$work/doctor.out" 2>&1
@@ -121,7 +138,7 @@ sed -n 's/^ \(Stack clash protection\|Control flow integrity\): /    (\1: /p' "$
 
 # --- the manual ------------------------------------------------------------------
 
-for page in secretfield secretfield-askpass pinentry-secretfield; do
+for page in secretfield secretfield-askpass pinentry-secretfield secretfield-window; do
   path="$(man -w "$page")" || fail "man -w $page: not found"
   [[ "$path" == "/usr/share/man/man1/$page.1.gz" ]] || fail "man -w $page: $path"
   LC_ALL=C.UTF-8 man --warnings -E UTF-8 -l -Tutf8 -Z "$path" > /dev/null 2> "$work/man.err" ||
@@ -135,7 +152,12 @@ for heading in NAME SYNOPSIS COMMANDS OPTIONS "EXIT STATUS" ENVIRONMENT FILES EX
 done
 grep -q 'secretfield - ask for a password on the terminal' "$work/man.txt" ||
   fail "man secretfield does not render its NAME line"
-check "man secretfield renders ($(wc -l < "$work/man.txt") lines), and the other two pages without warnings"
+LC_ALL=C.UTF-8 MANWIDTH=80 man -P cat secretfield-window > "$work/man-window.txt" 2> /dev/null ||
+  fail "man secretfield-window failed"
+grep -q 'secretfield-window - askpass and pinentry that ask in a window' "$work/man-window.txt" ||
+  fail "man secretfield-window does not render its NAME line"
+check "man secretfield renders ($(wc -l < "$work/man.txt") lines), secretfield-window" \
+  "($(wc -l < "$work/man-window.txt")), and the other two pages without warnings"
 
 # --- the pinentry alternative and gpg-agent ----------------------------------------
 
@@ -214,13 +236,19 @@ complete_bash() {
   fail "bash: 'secretfield prompt --accept-' does not complete to --accept-cached"
 [[ "$(complete_bash pinentry-secretfield --ttyn)" == --ttyname ]] ||
   fail "bash: 'pinentry-secretfield --ttyn' does not complete to --ttyname"
-check "bash completes 'secretfield pro' to 'secretfield prompt'"
+[[ "$(complete_bash secretfield-window ask)" == askpass ]] ||
+  fail "bash: 'secretfield-window ask' completes to '$(complete_bash secretfield-window ask)'"
+check "bash completes 'secretfield pro' to 'secretfield prompt', 'secretfield-window ask' to askpass"
 if command -v zsh > /dev/null; then
-  zsh "$here/zsh-complete.zsh" 'secretfield pro' "$work/zsh.out" ||
+  timeout 30 zsh "$here/zsh-complete.zsh" 'secretfield pro' "$work/zsh.out" ||
     fail "zsh did not run the completion"
   [[ "$(cat "$work/zsh.out")" == "secretfield prompt" ]] ||
     fail "zsh: 'secretfield pro' completes to '$(cat "$work/zsh.out")'"
-  check "zsh completes 'secretfield pro' to 'secretfield prompt'"
+  timeout 30 zsh "$here/zsh-complete.zsh" 'secretfield-window ask' "$work/zsh.out" ||
+    fail "zsh did not run the completion"
+  [[ "$(cat "$work/zsh.out")" == "secretfield-window askpass" ]] ||
+    fail "zsh: 'secretfield-window ask' completes to '$(cat "$work/zsh.out")'"
+  check "zsh completes 'secretfield pro' to 'secretfield prompt', 'secretfield-window ask' to askpass"
 else
   echo "test-install:   (zsh is not installed: its completion is not tried)"
 fi
@@ -228,7 +256,54 @@ if command -v fish > /dev/null; then
   completed="$(HOME="$work" XDG_CONFIG_HOME="$work" fish -c 'complete -C "secretfield pro"' |
     cut -f1)"
   [[ "$completed" == prompt ]] || fail "fish: 'secretfield pro' completes to '$completed'"
-  check "fish completes 'secretfield pro' to 'secretfield prompt'"
+  completed="$(HOME="$work" XDG_CONFIG_HOME="$work" fish -c 'complete -C "secretfield-window ask"' |
+    cut -f1)"
+  [[ "$completed" == askpass ]] || fail "fish: 'secretfield-window ask' completes to '$completed'"
+  check "fish completes 'secretfield pro' to 'secretfield prompt', 'secretfield-window ask' to askpass"
 else
   echo "test-install:   (fish is not installed: its completion is not tried)"
 fi
+
+# --- the window ---------------------------------------------------------------------
+
+# secretfield-askpass run as ssh runs it from a desktop: a session of its own
+# (no controlling terminal), standard input not a terminal, a display named.
+# It must find /usr/bin/secretfield-window beside it and become it; the
+# password typed into the window (xdotool, XTEST on Xvfb) comes out on its
+# standard output. Xvfb picks a free display itself (-displayfd) and writes
+# its number when it takes connections. No session bus: GTK must not start
+# one (dbus autolaunch) that would outlive the test.
+Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3> "$work/xvfb.display" \
+  > "$work/xvfb.log" 2>&1 &
+xvfb=$!
+for _ in $(seq 300); do
+  [[ -s "$work/xvfb.display" ]] && break
+  kill -0 "$xvfb" 2> /dev/null || break
+  sleep 0.05
+done
+display=":$(head -1 "$work/xvfb.display" 2> /dev/null)"
+[[ "$display" =~ ^:[0-9]+$ ]] || fail "Xvfb did not start: $(cat "$work/xvfb.log")"
+x11=(env DISPLAY="$display" timeout 30 xdotool)
+env -i PATH=/usr/bin:/bin HOME="$work" LC_ALL=C.UTF-8 DISPLAY="$display" GDK_BACKEND=x11 \
+  GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 DBUS_SESSION_BUS_ADDRESS="unix:path=$work/no-bus" \
+  setsid -w /usr/bin/secretfield-askpass "Password:" < /dev/null > "$work/window.out" \
+  2> "$work/window.err" &
+askpass=$!
+window="$("${x11[@]}" search --sync --name '^secretfield-askpass$' | head -1)" || true
+[[ -n "$window" ]] ||
+  fail "no window named secretfield-askpass on $display within 30 s: $(cat "$work/window.err")"
+"${x11[@]}" windowfocus --sync "$window"
+"${x11[@]}" type --delay 20 hunter2
+"${x11[@]}" key Return
+for _ in $(seq 300); do
+  kill -0 "$askpass" 2> /dev/null || break
+  sleep 0.05
+done
+kill -0 "$askpass" 2> /dev/null && fail "the window did not end 15 s after Return"
+status=0
+wait "$askpass" || status=$?
+askpass=""
+[[ $status == 0 ]] || fail "secretfield-askpass in the window exited $status: $(cat "$work/window.err")"
+cmp -s "$work/window.out" <(printf 'hunter2\n') ||
+  fail "secretfield-askpass in the window wrote $(od -An -c "$work/window.out" | tr -s ' '), not hunter2"
+check "secretfield-askpass with no terminal and DISPLAY=$display: the window, hunter2 typed, status 0"

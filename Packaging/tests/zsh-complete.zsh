@@ -12,7 +12,10 @@ zpty -r shell out '*>> ' || exit 2
 zpty -w -n shell "$1"$'\t'
 sleep 1
 # The line as completed, written to the file by the shell itself: ^A, a print
-# command before it, ^E, the redirection after it, Enter.
-zpty -w -n shell $'\C-a'"print -r -- '"$'\C-e'"' > ${(q)2}; print MARK-DONE"$'\n'
-zpty -r shell out '*MARK-DONE*MARK-DONE*' || exit 3
+# command before it, ^E, the redirection after it, Enter. The marker is
+# typed as MARK-DO''NE, so only its output reads MARK-DONE: the echo of a
+# line longer than the pty's 80 columns is redrawn in pieces, and waiting
+# for the echo too waited forever.
+zpty -w -n shell $'\C-a'"print -r -- '"$'\C-e'"' > ${(q)2}; print MARK-DO''NE"$'\n'
+zpty -r shell out '*MARK-DONE*' || exit 3
 zpty -d shell

@@ -11,6 +11,7 @@ package enum WindowProgram {
   static let help = """
     Usage: secretfield-window askpass [--timeout S] [--] [PROMPT]
            secretfield-window pinentry [OPTIONS]
+           secretfield-window --help | --version
 
     The window front end of SecretField: the password field drawn from its
     secure memory, never held by a GTK widget. See secretfield-window askpass
@@ -33,6 +34,9 @@ package enum WindowProgram {
       status = WindowPinentryCommand.run(Array(arguments.dropFirst()), context: context)
     case "--help", "-h":
       context.printOutput(help + "\n")
+      status = .success
+    case "--version":
+      context.printOutput("secretfield-window \(SecretFieldTool.version)\n")
       status = .success
     default:
       context.printError("unknown subcommand; see --help")

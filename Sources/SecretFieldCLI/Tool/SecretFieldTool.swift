@@ -6,11 +6,11 @@ import SystemCalls
 ///
 /// The executable is a few lines: harden the process, call ``run(_:context:hardening:)``,
 /// exit with its status.
-enum SecretFieldTool {
+package enum SecretFieldTool {
   /// The tool's name.
   static let name = "secretfield"
-  /// The package's version.
-  static let version = "0.1.0"
+  /// The package's version; `secretfield-window --version` prints it too.
+  package static let version = "0.1.0"
   /// The commands, in the order `--help` lists them.
   static let commands: [any Command.Type] = [
     PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
