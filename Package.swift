@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "SecretSources", targets: ["SecretSources"]),
     .library(name: "SecretField", targets: ["SecretField"]),
     .library(name: "SecretFieldTerminal", targets: ["SecretFieldTerminal"]),
+    .library(name: "ScreenRecording", targets: ["ScreenRecording"]),
     .library(name: "Pinentry", targets: ["Pinentry"]),
     .library(name: "PinentryTerminal", targets: ["PinentryTerminal"]),
     .library(name: "PasswordAgent", targets: ["PasswordAgent"]),
@@ -44,14 +45,19 @@ let package = Package(
       name: "SecretSources", dependencies: ["SecureMemory", "SystemCalls"],
       swiftSettings: swiftSettings),
     .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    // Whether the screen or the session is recorded: for every front end.
+    .target(
+      name: "ScreenRecording", dependencies: ["SystemCalls"], swiftSettings: swiftSettings),
     .target(
       name: "SecretFieldTerminal",
       dependencies: [
-        "SecretField", "SecretSources", "SecureMemory", "SystemCalls", "CSystemShims",
+        "SecretField", "ScreenRecording", "SecretSources", "SecureMemory", "SystemCalls",
+        "CSystemShims",
       ],
       swiftSettings: swiftSettings),
     .target(
-      name: "Pinentry", dependencies: ["SecureMemory", "SystemCalls"], swiftSettings: swiftSettings),
+      name: "Pinentry", dependencies: ["SecretField", "SecureMemory", "SystemCalls"],
+      swiftSettings: swiftSettings),
     .target(
       name: "PinentryTerminal",
       dependencies: [
@@ -61,14 +67,23 @@ let package = Package(
     .target(
       name: "PasswordAgent", dependencies: ["SecureMemory", "SystemCalls"],
       swiftSettings: swiftSettings),
+    // What every executable of the package shares, the window's included:
+    // the process start, exit statuses, streams, the askpass's caller and the
+    // pinentry's program. No product.
+    .target(
+      name: "ToolSupport",
+      dependencies: [
+        "PinentryTerminal", "Pinentry", "SecretFieldTerminal", "SecretField", "SecureMemory",
+        "SystemCalls", "CSystemShims",
+      ],
+      swiftSettings: swiftSettings),
     // The commands as testable code, not API: no product, nothing public; what
     // the executables and tests call is `package`.
     .target(
       name: "SecretFieldCLI",
       dependencies: [
-        "SecretFieldTerminal", "SecretSources", "Pinentry", "PinentryTerminal", "PasswordAgent",
-        "SecretField",
-        "SecureMemory", "SystemCalls", "CSystemShims",
+        "ToolSupport", "SecretFieldTerminal", "SecretSources", "Pinentry", "PinentryTerminal",
+        "PasswordAgent", "SecretField", "SecureMemory", "SystemCalls", "CSystemShims",
       ],
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -92,8 +107,8 @@ let package = Package(
     .target(
       name: "SecretFieldWindow",
       dependencies: [
-        "CGtk", "SecretFieldCLI", "SecretField", "SecretFieldTerminal", "SecureMemory",
-        "SystemCalls", "Pinentry", "PinentryTerminal",
+        "CGtk", "ToolSupport", "ScreenRecording", "SecretField", "SecureMemory", "SystemCalls",
+        "Pinentry", "PinentryTerminal",
       ],
       swiftSettings: swiftSettings),
     .executableTarget(
@@ -111,7 +126,7 @@ let package = Package(
     // ExampleTests on a pty.
     .executableTarget(
       name: "login-form",
-      dependencies: ["SecretFieldTerminal", "SecureMemory"],
+      dependencies: ["SecretFieldTerminal", "SecretField", "SecureMemory"],
       path: "Examples/LoginForm",
       swiftSettings: swiftSettings
     ),
@@ -139,14 +154,20 @@ let package = Package(
     ),
     .executableTarget(
       name: "pty-probe",
-      dependencies: ["SecretFieldTerminal", "SecureMemory"],
+      dependencies: ["SecretFieldTerminal", "SecretField", "ScreenRecording", "SecureMemory"],
       path: "Tests/PTYProbe",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "ScreenRecordingTests",
+      dependencies: ["ScreenRecording"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "SecretFieldTerminalTests",
       dependencies: [
-        "SecretFieldTerminal", "SecretSources", "SecretField", "SecureMemory", "TestSupport",
+        "SecretFieldTerminal", "ScreenRecording", "SecretSources", "SecretField", "SecureMemory",
+        "TestSupport",
         "PTYSupport", "pty-probe", "AllocationCounter",
       ],
       swiftSettings: swiftSettings
@@ -154,7 +175,8 @@ let package = Package(
     .testTarget(
       name: "SecretFieldCLITests",
       dependencies: [
-        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "TestSupport",
+        "SecretFieldCLI", "ToolSupport", "SecretFieldTerminal", "SecureMemory", "PTYSupport",
+        "TestSupport",
         "secretfield", "secretfield-askpass",
       ],
       swiftSettings: swiftSettings
@@ -172,7 +194,8 @@ let package = Package(
     .testTarget(
       name: "PasswordAgentTests",
       dependencies: [
-        "PasswordAgent", "SecretFieldCLI", "SecureMemory", "TestSupport", "PTYSupport",
+        "PasswordAgent", "SecretFieldCLI", "ToolSupport", "SecureMemory", "TestSupport",
+        "PTYSupport",
         "secretfield",
       ],
       swiftSettings: swiftSettings
@@ -189,14 +212,14 @@ let package = Package(
     ),
     .executableTarget(
       name: "PinentryScripted",
-      dependencies: ["Pinentry", "SecureMemory"],
+      dependencies: ["Pinentry", "SecretField", "SecureMemory"],
       path: "Tests/PinentryScripted",
       swiftSettings: swiftSettings
     ),
     // The Assuan side alone, driven by a scripted front end: no terminal code linked.
     .testTarget(
       name: "PinentryProtocolTests",
-      dependencies: ["Pinentry", "SecureMemory", "TestSupport"],
+      dependencies: ["Pinentry", "SecretField", "SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     // The window under Xvfb, driven by xdotool; runs when GTK, Xvfb, xdotool
@@ -212,10 +235,11 @@ let package = Package(
     .testTarget(
       name: "PinentryTests",
       dependencies: [
-        "SecretFieldCLI", "Pinentry", "PinentryTerminal", "SecretFieldTerminal", "SecureMemory",
+        "SecretFieldCLI", "ToolSupport", "Pinentry", "PinentryTerminal", "SecretFieldTerminal",
+        "SecureMemory",
         "TestSupport",
         "PTYSupport",
-        "PinentryScripted", "pinentry-secretfield",
+        "PinentryScripted", "pinentry-secretfield", "secretfield-window",
       ],
       swiftSettings: swiftSettings
     ),

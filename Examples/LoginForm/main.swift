@@ -8,6 +8,7 @@
 //
 // Usage: login-form [USER] [--timeout SECONDS]
 import Glibc
+import SecretField
 import SecretFieldTerminal
 import SecureMemory
 
@@ -31,7 +32,7 @@ var form = TerminalForm(fields: [
 form.description = "Log in to the example"
 form.timeout = timeout
 
-let result: FormResult
+let result: EntryOutcome<FormAnswers>
 do {
   result = try form.run()
 } catch {
@@ -51,10 +52,8 @@ case .submitted(let answers):
     return true
   }
   exit(written == true ? 0 : 1)
-case .cancelled:
-  exit(1)
-case .timedOut:
+case .ended(.timedOut):
   exit(124)
-case .hungUp:
+case .ended:
   exit(1)
 }

@@ -29,7 +29,7 @@ public struct PinRequest: Sendable, Hashable {
   /// when the key has none (`--clear`).
   public var keyInfo: String?
   /// How long to wait for the user (`SETTIMEOUT`); nil waits without limit. When
-  /// it runs out, return ``PinResult/timedOut``.
+  /// it runs out, return `.ended(.timedOut)`.
   public var timeout: Duration?
   /// The quality bar to draw under the field (`SETQUALITYBAR`), on the
   /// passphrase entry only.

@@ -1,3 +1,6 @@
+public import SecretField
+public import SecureMemory
+
 /// The user interface behind a pinentry: what asks the user, while
 /// ``PinentrySession`` speaks Assuan with the client.
 ///
@@ -18,7 +21,9 @@ public protocol PinentryInterface: ~Copyable {
   /// Asks the user for a passphrase.
   ///
   /// Return the passphrase in a `SecureBuffer` (the session writes it to the
-  /// client from there, then wipes and frees it), or why there is none.
+  /// client from there, then wipes and frees it), or how the entry ended
+  /// without one (the session answers with ``AssuanError/init(_:)``); throw
+  /// when the interface could not ask at all (no terminal, say).
   ///
   /// - Parameters:
   ///   - request: what to show and how long to wait.
@@ -26,8 +31,12 @@ public protocol PinentryInterface: ~Copyable {
   ///     how good the passphrase typed so far is; call
   ///     ``PassphraseQuality/estimate(_:interruptedBy:until:)`` as the user
   ///     edits and draw the answer. Valid only until this call returns.
-  mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult
+  mutating func getPin(
+    _ request: PinRequest, quality: PassphraseQuality?
+  ) throws(AssuanError) -> EntryOutcome<SecureBuffer>
 
-  /// Asks the user to confirm, or shows a message with one button.
-  mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult
+  /// Asks the user to confirm, or shows a message with one button: yes
+  /// (``EntryOutcome/submitted(_:)``), or how it ended without; throw when
+  /// the interface could not ask.
+  mutating func confirm(_ request: ConfirmRequest) throws(AssuanError) -> EntryOutcome<Void>
 }

@@ -1,3 +1,4 @@
+import SecretField
 import SecureMemory
 
 extension PinentrySession where Interface: ~Copyable {
@@ -20,33 +21,39 @@ extension PinentrySession where Interface: ~Copyable {
     var error = settings.error
     while true {
       let quality = settings.qualityBar == nil ? nil : PassphraseQuality(connection: connection)
-      let entry = interface.getPin(
-        settings.pinRequest(stage: .passphrase, error: error), quality: quality)
+      let entry: EntryOutcome<SecureBuffer>
+      do {
+        entry = try interface.getPin(
+          settings.pinRequest(stage: .passphrase, error: error), quality: quality)
+      } catch {
+        if let ending = try endingAfterInterface() { return ending }
+        return try fail(error)
+      }
       if let ending = try endingAfterInterface() { return ending }
       let passphrase: SecureBuffer
       switch consume entry {
-      case .entered(let entered): passphrase = entered
-      case .cancelled: return try fail(.cancelled)
-      case .timedOut: return try fail(.timeout)
-      case .fullyCancelled: return try fail(.fullyCancelled)
-      case .failed(let failure): return try fail(failure)
+      case .submitted(let entered): passphrase = entered
+      case .ended(let ending): return try fail(AssuanError(ending))
       }
       guard settings.repeatPrompt != nil else {
         return try deliver(passphrase, repeated: false)
       }
-      let second = interface.getPin(
-        settings.pinRequest(stage: .repetition, error: nil), quality: nil)
+      let second: EntryOutcome<SecureBuffer>
+      do {
+        second = try interface.getPin(
+          settings.pinRequest(stage: .repetition, error: nil), quality: nil)
+      } catch {
+        if let ending = try endingAfterInterface() { return ending }
+        return try fail(error)
+      }
       if let ending = try endingAfterInterface() { return ending }
       switch consume second {
-      case .entered(let repetition):
+      case .submitted(let repetition):
         if passphrase.constantTimeEquals(repetition) {
           return try deliver(passphrase, repeated: true)
         }
         error = settings.repeatError ?? PinentrySettings.defaultRepeatError
-      case .cancelled: return try fail(.cancelled)
-      case .timedOut: return try fail(.timeout)
-      case .fullyCancelled: return try fail(.fullyCancelled)
-      case .failed(let failure): return try fail(failure)
+      case .ended(let ending): return try fail(AssuanError(ending))
       }
     }
   }
@@ -57,24 +64,26 @@ extension PinentrySession where Interface: ~Copyable {
   /// the time ran out, the user pressed Ctrl-C, or the interface failed, as
   /// pinentry answers it.
   mutating func confirm(oneButton: Bool) throws(PinentryError) -> PinentryEnding? {
-    let result = interface.confirm(settings.confirmRequest(oneButton: oneButton))
+    let result: EntryOutcome<Void>
+    do {
+      result = try interface.confirm(settings.confirmRequest(oneButton: oneButton))
+    } catch {
+      settings.finishConfirmRequest()
+      if let ending = try endingAfterInterface() { return ending }
+      return try fail(error)
+    }
     settings.finishConfirmRequest()
     if let ending = try endingAfterInterface() { return ending }
-    switch result {
-    case .confirmed:
+    guard let ending = result.ending else {
       try connection.send(.ok())
-    case .declined:
-      try connection.send(oneButton ? .ok() : .error(.notConfirmed))
-    case .cancelled:
-      try connection.send(oneButton ? .ok() : .error(.cancelled))
-    case .timedOut:
-      return try fail(.timeout)
-    case .fullyCancelled:
-      return try fail(.fullyCancelled)
-    case .failed(let failure):
-      return try fail(failure)
+      return nil
     }
-    return nil
+    let error = AssuanError(ending)
+    if oneButton, error.code == .cancelled || error.code == .notConfirmed {
+      try connection.send(.ok())
+      return nil
+    }
+    return try fail(error)
   }
 
   /// Sends `S PIN_REPEATED` when asked, the passphrase as `D` lines, frees the

@@ -1,5 +1,5 @@
 public import Pinentry
-import SecretField
+public import SecretField
 public import SecretFieldTerminal
 public import SecureMemory
 import SystemCalls
@@ -99,7 +99,9 @@ public struct TerminalPinentry: PinentryInterface {
   /// `INQUIRE QUALITY` (through a secure scratch buffer, wiped after each
   /// inquiry and freed when the prompt ends) and draws the answer; an empty
   /// field is not sent and draws an empty bar.
-  public mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+  public mutating func getPin(
+    _ request: PinRequest, quality: PassphraseQuality?
+  ) throws(AssuanError) -> EntryOutcome<SecureBuffer> {
     let path = request.environment.ttyName ?? TerminalDevice.controllingTerminalPath
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
     var configuration = Self.promptConfiguration(
@@ -122,7 +124,7 @@ public struct TerminalPinentry: PinentryInterface {
       let meter = QualityMeter(label: bar.label, isUTF8: locale.isUTF8)
       let scratch: QualityScratch
       do { scratch = try QualityScratch(storage: storage) } catch {
-        return .failed(.general(error.description))
+        throw .general(error.description)
       }
       annotate = { field, wake in
         scratch.annotation(
@@ -130,30 +132,22 @@ public struct TerminalPinentry: PinentryInterface {
           until: wake.deadline)
       }
     }
-    let result: PromptResult
     do {
-      result = try prompt.run(
+      return try prompt.run(
         annotation: annotate,
         afterFirstDraw: {
           if watch == nil { watch = HangUpWatch(descriptor: clientOutput) }
           watch?.arm()
         }, reusing: resources)
     } catch {
-      return .failed(Self.assuanError(for: error, path: path))
-    }
-    switch consume result {
-    case .submitted(let passphrase): return .entered(passphrase)
-    case .cancelled(.interrupt): return .fullyCancelled
-    case .cancelled: return .cancelled
-    case .timedOut: return .timedOut
-    case .hungUp: return .cancelled
-    case .confirmationFailed: return .cancelled
-    case .withdrawn: return .cancelled
+      throw Self.assuanError(for: error, path: path)
     }
   }
 
   /// Asks the user to confirm, or shows a message, on the terminal.
-  public mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
+  public mutating func confirm(
+    _ request: ConfirmRequest
+  ) throws(AssuanError) -> EntryOutcome<Void> {
     let path = request.environment.ttyName ?? TerminalDevice.controllingTerminalPath
     let locale = Self.locale(for: request.environment, fallback: fallbackLocale)
     let watch = self.watch ?? HangUpWatch(descriptor: clientOutput)
@@ -164,17 +158,10 @@ public struct TerminalPinentry: PinentryInterface {
       Self.touch(request.environment.touchFile)
     }
     do {
-      switch try Self.confirmationPrompt(for: request, terminalPath: path, locale: locale).run(
+      return try Self.confirmationPrompt(for: request, terminalPath: path, locale: locale).run(
         reusing: resources)
-      {
-      case .yes: return .confirmed
-      case .no: return .declined
-      case .cancelled(.interrupt): return .fullyCancelled
-      case .cancelled, .hungUp: return .cancelled
-      case .timedOut: return .timedOut
-      }
     } catch {
-      return .failed(Self.assuanError(for: error, path: path))
+      throw Self.assuanError(for: error, path: path)
     }
   }
 

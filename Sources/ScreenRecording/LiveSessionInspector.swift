@@ -24,7 +24,7 @@ package struct LiveSessionInspector: SessionInspector {
   }
 
   /// `getpid()`.
-  package var currentProcessID: Int32 { Platform.currentProcessID }
+  package var currentProcessID: Int32 { System.currentProcessID }
 
   /// The consulted variables of this process's environment now (`getenv`).
   ///
@@ -32,7 +32,7 @@ package struct LiveSessionInspector: SessionInspector {
   package func currentEnvironment() -> [String: String] {
     var environment: [String: String] = [:]
     for name in RecordingDetector.consultedVariables {
-      environment[name] = Platform.environmentValue(name)
+      environment[name] = System.environmentValue(name)
     }
     return environment
   }
@@ -47,11 +47,11 @@ package struct LiveSessionInspector: SessionInspector {
   /// - Complexity: one system call; the fallback reads `/proc/PID/stat` of
   ///   every process, about 10 µs each (0.8 ms for 80 processes).
   package func sessionLeader(ofTerminal descriptor: Int32) -> Int32? {
-    if case .success(let session) = Platform.sessionID(ofTerminal: descriptor), session > 0 {
+    if case .success(let session) = System.sessionID(ofTerminal: descriptor), session > 0 {
       return session
     }
-    guard let device = Platform.terminalDeviceNumber(descriptor), device != 0,
-      case .success(let names) = Platform.directoryEntries("/proc")
+    guard let device = System.terminalDeviceNumber(descriptor), device != 0,
+      case .success(let names) = System.directoryEntries("/proc")
     else { return nil }
     for name in names {
       guard let processID = Int32(name), let stat = Self.stat(of: processID) else { continue }
@@ -65,7 +65,10 @@ package struct LiveSessionInspector: SessionInspector {
   ///
   /// - Complexity: one file read of the environment's size (at most 1 MiB read).
   package func environment(ofProcess processID: Int32) -> [String: String]? {
-    guard case .success(let bytes) = Platform.readFile("/proc/\(processID)/environ") else {
+    guard
+      case .success(let bytes) = System.readFile(
+        "/proc/\(processID)/environ", limit: 1 << 20, truncating: true)
+    else {
       return nil
     }
     let consulted = RecordingDetector.consultedVariables
@@ -87,7 +90,8 @@ package struct LiveSessionInspector: SessionInspector {
   package func entry(ofProcess processID: Int32) -> ProcessEntry? {
     guard let stat = Self.stat(of: processID) else { return nil }
     var arguments: [String] = []
-    if case .success(let bytes) = Platform.readFile("/proc/\(processID)/cmdline", limit: 64 * 1024)
+    if case .success(let bytes) = System.readFile(
+      "/proc/\(processID)/cmdline", limit: 64 * 1024, truncating: true)
     {
       arguments = bytes.split(separator: 0, omittingEmptySubsequences: false)
         .map { String(decoding: $0, as: UTF8.self) }
@@ -115,7 +119,7 @@ package struct LiveSessionInspector: SessionInspector {
     let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     let output: [UInt8]
     let status: Int32
-    switch Platform.runHelper(arguments, timeoutMilliseconds: milliseconds) {
+    switch System.runHelper(arguments, timeoutMilliseconds: milliseconds) {
     case .notStarted(let errno) where errno == .noSuchFile:
       return .unavailable(reason: "\(tmuxProgram) is not installed")
     case .notStarted(let errno):
@@ -140,8 +144,8 @@ package struct LiveSessionInspector: SessionInspector {
     guard fields.count == 3 else {
       return .unavailable(reason: "\(tmuxProgram) gave no answer for pane \(pane.paneID)")
     }
-    let terminal = Platform.terminalDeviceNumber(descriptor)
-    let paneTerminal = Platform.deviceNumber(ofPath: String(fields[2]))
+    let terminal = System.terminalDeviceNumber(descriptor)
+    let paneTerminal = System.deviceNumber(ofPath: String(fields[2]))
     return .pane(
       TmuxPaneState(
         isPiped: fields[1] == "1",
@@ -162,7 +166,9 @@ package struct LiveSessionInspector: SessionInspector {
   /// The name may hold spaces and parentheses, so the fields after it start
   /// after the last `)`.
   static func stat(of processID: Int32) -> Stat? {
-    guard case .success(let bytes) = Platform.readFile("/proc/\(processID)/stat", limit: 4096)
+    guard
+      case .success(let bytes) = System.readFile(
+        "/proc/\(processID)/stat", limit: 4096, truncating: true)
     else { return nil }
     return parseStat(bytes)
   }

@@ -1,5 +1,4 @@
-internal import SecretFieldTerminal
-internal import SystemCalls
+import SystemCalls
 
 /// Looks, when asked, for a program capturing the screen this window is on,
 /// as far as `/proc` shows it: a known screen recorder or a grabbing FFmpeg or

@@ -1,5 +1,6 @@
 internal import CGtk
 package import SecretField
+package import ScreenRecording
 package import SecureMemory
 
 /// A GTK 4 dialog around a ``SecretFieldState``: texts above, the field drawn
@@ -33,21 +34,12 @@ package final class PasswordDialog {
     case message
   }
 
-  /// How the dialog ended.
-  package enum Outcome: Sendable, Hashable {
-    /// OK, yes, or Enter.
-    case accepted
-    /// Cancel, no, Esc, or the window closed.
-    case cancelled
-    /// The not-OK button of a confirmation (``DialogTexts/notOkLabel``).
-    case declined
-    /// The timeout passed first.
-    case timedOut
-  }
-
   /// The field; its text is the answer once ``run(timeout:)`` returns
-  /// ``Outcome/accepted``.
+  /// `.yes`.
   package var field: SecretFieldState
+  /// What each editing command does to the field: the same editor as the
+  /// terminal's.
+  private let editor = FieldEditor()
   /// What the dialog shows.
   let texts: DialogTexts
   let kind: Kind
@@ -57,7 +49,7 @@ package final class PasswordDialog {
   private var revealScratch: SecureBuffer
   /// The line drawn last, kept so drawing allocates nothing once it has room.
   private var line: DisplayLine
-  private var outcome: Outcome?
+  private var outcome: EntryOutcome<Void>?
   private let clock = ContinuousClock()
 
   /// Asked after each edit for the quality of the field's text, from -100
@@ -103,11 +95,13 @@ package final class PasswordDialog {
     line = field.render(at: ContinuousClock().now)
   }
 
-  /// Shows the dialog and runs until it is answered, cancelled, or `timeout`
-  /// passes; the window is gone when it returns.
+  /// Shows the dialog and runs until it is answered (`.yes`: OK, yes or
+  /// Enter), cancelled (Esc, Cancel, No, the window closed), declined (the
+  /// not-OK button), or `timeout` passes; the window is gone when it
+  /// returns.
   ///
   /// - Returns: nil when GTK cannot open a display.
-  package func run(timeout: Duration?) -> Outcome? {
+  package func run(timeout: Duration?) -> EntryOutcome<Void>? {
     guard gtk_init_check() != 0 else { return nil }
     let context = Unmanaged.passUnretained(self).toOpaque()
     build(context: context)
@@ -334,7 +328,7 @@ package final class PasswordDialog {
 
   // MARK: Reacting
 
-  private func end(_ outcome: Outcome) {
+  private func end(_ outcome: EntryOutcome<Void>) {
     if self.outcome == nil { self.outcome = outcome }
   }
 
@@ -356,15 +350,34 @@ package final class PasswordDialog {
   }
 
   private func toggleReveal() {
-    do {
-      try field.toggleReveal()
-      say(nil)
-    } catch {
-      let by = recorder.map { " by \($0)" } ?? ""
-      say("The password can't be shown while the screen is being recorded\(by).")
-    }
+    say(nil)
+    take(editor.perform(.toggleReveal, on: &field))
     updateRevealButton()
     redraw()
+  }
+
+  /// Shows what the editor said: a refusal in words, the end of the entry.
+  /// Returns whether the text changed.
+  @discardableResult
+  private func take(_ reaction: FieldEditor.Reaction) -> Bool {
+    if let refusal = reaction.refusal { say(message(for: refusal)) }
+    switch reaction.conclusion {
+    case .submit?: end(.yes)
+    case .cancel(let cancellation)?: end(.ended(.cancelled(cancellation)))
+    case nil: break
+    }
+    return reaction.editedFrom != nil
+  }
+
+  /// A refusal in the window's words.
+  private func message(for refusal: FieldRefusal) -> String {
+    switch refusal {
+    case .revealRefused:
+      let by = recorder.map { " by \($0)" } ?? ""
+      return "The password can't be shown while the screen is being recorded\(by)."
+    default:
+      return refusal.description
+    }
   }
 
   /// Asks ``recordingWatch`` whether a recorder runs; one that starts masks
@@ -423,66 +436,34 @@ package final class PasswordDialog {
       Gtk.cast(revealButton), field.obfuscationMode == .visible ? "Hide" : "Show")
   }
 
-  /// Handles a key: editing keys edit, Enter accepts, Esc cancels, a printable
-  /// key is typed. Returns true when the key was taken.
+  /// Handles a key: the window's table (``GdkKeyMap``) names it, the shared
+  /// bindings say what it does and the editor does it; a key they do not name
+  /// types its character. Returns true when the key was taken.
   private func keyPressed(_ keyval: guint, _ state: GdkModifierType) -> Bool {
-    let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
-    let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
-    let alt = state.rawValue & GDK_ALT_MASK.rawValue != 0
-    switch Int32(bitPattern: keyval) {
-    case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter:
-      end(.accepted)
-      return true
-    case GDK_KEY_Escape:
-      end(.cancelled)
-      return true
-    default:
-      break
-    }
+    let key = GdkKeyMap.fieldKey(keyval, state)
     if kind != .password {
-      switch Int32(bitPattern: keyval) {
-      case GDK_KEY_y where kind == .confirmation, GDK_KEY_Y where kind == .confirmation:
-        end(.accepted)
-      case GDK_KEY_n where kind == .confirmation, GDK_KEY_N where kind == .confirmation:
-        end(.cancelled)
+      switch (key?.name, keyval) {
+      case (.enter?, _): end(.yes)
+      case (.escape?, _): end(.ended(.cancelled(.escape)))
+      case (_, guint(GDK_KEY_y)) where kind == .confirmation,
+        (_, guint(GDK_KEY_Y)) where kind == .confirmation:
+        end(.yes)
+      case (_, guint(GDK_KEY_n)) where kind == .confirmation,
+        (_, guint(GDK_KEY_N)) where kind == .confirmation:
+        end(.ended(.declined))
       default: break
       }
       return true
     }
+    if Int32(bitPattern: keyval) == GDK_KEY_Caps_Lock { return false }
     say(nil)
-    var edited = true
-    switch Int32(bitPattern: keyval) {
-    case GDK_KEY_BackSpace:
-      if control { field.deleteWordBackward() } else { field.deleteBackward() }
-    case GDK_KEY_Delete, GDK_KEY_KP_Delete:
-      field.deleteForward()
-    case GDK_KEY_Left, GDK_KEY_KP_Left:
-      field.moveCaret(control ? .wordLeft : .left, extendingSelection: shift)
-      edited = false
-    case GDK_KEY_Right, GDK_KEY_KP_Right:
-      field.moveCaret(control ? .wordRight : .right, extendingSelection: shift)
-      edited = false
-    case GDK_KEY_Home, GDK_KEY_KP_Home:
-      field.moveCaret(.start, extendingSelection: shift)
-      edited = false
-    case GDK_KEY_End, GDK_KEY_KP_End:
-      field.moveCaret(.end, extendingSelection: shift)
-      edited = false
-    case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab:
-      toggleReveal()
-      edited = false
-    case GDK_KEY_Caps_Lock:
-      return false
-    default:
-      // A modifier alone, or a key that typed nothing, is no edit.
-      let byteCount = field.utf8Count
-      var typed = false
-      if control {
-        controlKey(keyval)
-      } else if !alt {
-        typed = type(gdk_keyval_to_unicode(keyval))
-      }
-      edited = typed || field.utf8Count != byteCount
+    var edited = false
+    if let key, let command = FieldKeyBindings.command(for: key) {
+      edited = take(editor.perform(command, on: &field, at: clock.now))
+      if command == .toggleReveal { updateRevealButton() }
+    } else if !GdkKeyMap.holdsShortcutModifier(state) {
+      // A modifier alone, or a key that types nothing, is no edit.
+      edited = type(gdk_keyval_to_unicode(keyval))
     }
     if edited { updateQuality() }
     updateCapsLock()
@@ -495,22 +476,6 @@ package final class PasswordDialog {
     guard let qualityBar, let estimateQuality else { return }
     let score = estimateQuality(self) ?? -100
     gtk_level_bar_set_value(Gtk.opaque(qualityBar), Double(score + 100))
-  }
-
-  /// The control shortcuts of a text field, as GTK's entries have them; the
-  /// clipboard's are refused.
-  private func controlKey(_ keyval: guint) {
-    switch Int32(bitPattern: keyval) {
-    case GDK_KEY_a, GDK_KEY_A: field.selectAll()
-    case GDK_KEY_u, GDK_KEY_U: field.deleteToStart()
-    case GDK_KEY_k, GDK_KEY_K: field.deleteToEnd()
-    case GDK_KEY_w, GDK_KEY_W: field.deleteWordBackward()
-    case GDK_KEY_c, GDK_KEY_C, GDK_KEY_x, GDK_KEY_X, GDK_KEY_Insert:
-      say("A password can't be copied or cut.")
-    case GDK_KEY_v, GDK_KEY_V:
-      say("Pasting into this field is turned off: the clipboard is never read.")
-    default: break
-    }
   }
 
   /// Types what the input method committed (a NUL-terminated string of
@@ -549,12 +514,13 @@ package final class PasswordDialog {
           offset += 1
         }
       }
-      try field.insert(keyScratch, at: clock.now)
-      typed = true
-    } catch let error as FieldError {
-      say(error.description)
+      let editor = editor
+      let now = clock.now
+      typed = keyScratch.withUnsafeBytes { text in
+        take(editor.perform(.insert, on: &field, text: text, at: now))
+      }
     } catch {
-      say("The character could not be kept in secure memory.")
+      say(FieldRefusal.memoryUnavailable.description)
     }
     keyScratch.removeAll()
     return typed
@@ -613,19 +579,19 @@ package final class PasswordDialog {
   }
 
   private static let onTimeout: @convention(c) (gpointer?) -> gboolean = { context in
-    dialog(context).end(.timedOut)
+    dialog(context).end(.ended(.timedOut))
     return 0
   }
 
   private static let onReaderGone: @convention(c) (Int32, GIOCondition, gpointer?) -> gboolean = {
     _, _, context in
-    dialog(context).end(.cancelled)
+    dialog(context).end(.ended(.hungUp))
     return 0
   }
 
   private static let onCloseRequest: @convention(c) (Gtk.Widget?, gpointer?) -> gboolean = {
     _, context in
-    dialog(context).end(.cancelled)
+    dialog(context).end(.ended(.cancelled(.button)))
     return 1
   }
 
@@ -661,17 +627,17 @@ package final class PasswordDialog {
 
   private static let onCancelClicked: @convention(c) (Gtk.Widget?, gpointer?) -> Void = {
     _, context in
-    dialog(context).end(.cancelled)
+    dialog(context).end(.ended(.cancelled(.button)))
   }
 
   private static let onNotOKClicked: @convention(c) (Gtk.Widget?, gpointer?) -> Void = {
     _, context in
-    dialog(context).end(.declined)
+    dialog(context).end(.ended(.declined))
   }
 
   private static let onOKClicked: @convention(c) (Gtk.Widget?, gpointer?) -> Void = {
     _, context in
-    dialog(context).end(.accepted)
+    dialog(context).end(.yes)
   }
 }
 

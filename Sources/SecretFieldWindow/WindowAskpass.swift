@@ -1,6 +1,6 @@
 import SecretField
-package import SecretFieldCLI
 import SecureMemory
+package import ToolSupport
 
 /// `secretfield-window askpass [--timeout S] [--] [PROMPT]`: the askpass in a
 /// window, with the terminal askpass's contract (see `AskpassCommand`): the
@@ -83,7 +83,8 @@ package enum WindowAskpass {
     if let limit = caller.maximumAnswerByteCount { limits.maxBytes = min(limits.maxBytes, limit) }
     let dialog: PasswordDialog
     do {
-      dialog = try PasswordDialog(kind: kind, texts: texts, limits: limits)
+      dialog = try PasswordDialog(
+        kind: kind, texts: texts, limits: limits, storage: ToolMemory.storage)
     } catch {
       context.printError(error.description)
       return .cancelled
@@ -92,22 +93,19 @@ package enum WindowAskpass {
       context.printError("cannot open the display; set DISPLAY or WAYLAND_DISPLAY")
       return .cancelled
     }
-    switch outcome {
-    case .cancelled, .declined: return .cancelled
-    case .timedOut:
-      context.printError("timed out")
-      return .timedOut
-    case .accepted:
-      guard kind == .password else { return .success }
-      return write(dialog.field, to: context)
+    if let ending = outcome.ending {
+      context.printError(ending.description)
+      return ExitStatus(ending)
     }
+    guard kind == .password else { return .success }
+    return write(dialog.field, to: context)
   }
 
   /// Writes the field's text and a newline to standard output in one
   /// `write(2)`, from a secure buffer the text is copied into.
   static func write(_ field: borrowing SecretFieldState, to context: CommandContext) -> ExitStatus {
     do {
-      var answer = try SecureBuffer(capacity: field.utf8Count + 1)
+      var answer = try SecureBuffer(capacity: field.utf8Count + 1, storage: ToolMemory.storage)
       try field.withSecret { bytes throws(SecureMemoryError) in try answer.append(bytes) }
       try answer.append(count: 1) { $0[0] = 0x0A }
       try answer.write(to: context.standardOutput)

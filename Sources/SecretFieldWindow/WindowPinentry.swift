@@ -1,8 +1,8 @@
 internal import Glibc
 package import Pinentry
 package import PinentryTerminal
-import SecretField
-import SecureMemory
+package import SecretField
+package import SecureMemory
 
 /// The pinentry's user interface in a window: `GETPIN`, `CONFIRM` and
 /// `MESSAGE` in a ``PasswordDialog`` when there is a display, on the terminal
@@ -39,9 +39,11 @@ package struct WindowPinentry: PinentryInterface {
     self.environmentDisplay = environmentDisplay
   }
 
-  package mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+  package mutating func getPin(
+    _ request: PinRequest, quality: PassphraseQuality?
+  ) throws(AssuanError) -> EntryOutcome<SecureBuffer> {
     guard opensWindow(for: request.environment) else {
-      return terminal.getPin(request, quality: quality)
+      return try terminal.getPin(request, quality: quality)
     }
     var texts = DialogTexts(title: request.title ?? Self.defaultTitle, prompt: request.prompt)
     texts.description = request.description
@@ -53,7 +55,7 @@ package struct WindowPinentry: PinentryInterface {
     do {
       dialog = try PasswordDialog(kind: .password, texts: texts, storage: terminal.storage)
     } catch {
-      return .failed(.general(error.description))
+      throw .general(error.description)
     }
     dialog.endsWhenReaderGone = terminal.clientOutput
     if request.qualityBar != nil, let quality {
@@ -67,22 +69,20 @@ package struct WindowPinentry: PinentryInterface {
     }
     guard let outcome = dialog.run(timeout: request.timeout) else {
       windowFailed = true
-      return terminal.getPin(request, quality: quality)
+      return try terminal.getPin(request, quality: quality)
     }
-    switch outcome {
-    case .cancelled, .declined: return .cancelled
-    case .timedOut: return .timedOut
-    case .accepted:
-      do {
-        return .entered(try dialog.answer(storage: terminal.storage))
-      } catch {
-        return .failed(.general(error.description))
-      }
+    if let ending = outcome.ending { return .ended(ending) }
+    do {
+      return .submitted(try dialog.answer(storage: terminal.storage))
+    } catch {
+      throw .general(error.description)
     }
   }
 
-  package mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
-    guard opensWindow(for: request.environment) else { return terminal.confirm(request) }
+  package mutating func confirm(
+    _ request: ConfirmRequest
+  ) throws(AssuanError) -> EntryOutcome<Void> {
+    guard opensWindow(for: request.environment) else { return try terminal.confirm(request) }
     let kind: PasswordDialog.Kind = request.isMessage ? .message : .confirmation
     var texts = DialogTexts(
       title: request.title ?? Self.defaultTitle, prompt: request.description ?? "")
@@ -94,19 +94,14 @@ package struct WindowPinentry: PinentryInterface {
     do {
       dialog = try PasswordDialog(kind: kind, texts: texts, storage: terminal.storage)
     } catch {
-      return .failed(.general(error.description))
+      throw .general(error.description)
     }
     dialog.endsWhenReaderGone = terminal.clientOutput
     guard let outcome = dialog.run(timeout: request.timeout) else {
       windowFailed = true
-      return terminal.confirm(request)
+      return try terminal.confirm(request)
     }
-    switch outcome {
-    case .accepted: return .confirmed
-    case .declined: return .declined
-    case .cancelled: return .cancelled
-    case .timedOut: return .timedOut
-    }
+    return outcome
   }
 
   /// Whether to ask in a window: a display is known and GTK has not failed

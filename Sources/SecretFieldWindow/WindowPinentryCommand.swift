@@ -1,4 +1,4 @@
-package import SecretFieldCLI
+package import ToolSupport
 
 /// `secretfield-window pinentry [OPTIONS]`: a pinentry for gpg-agent that
 /// asks in a window when the client names a display (`OPTION display`, or

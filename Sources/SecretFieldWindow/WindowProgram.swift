@@ -1,6 +1,5 @@
-import Glibc
-import SecretFieldCLI
 import SecureMemory
+import ToolSupport
 
 /// `secretfield-window`: the GTK front ends, one subcommand each. Not linked
 /// by any library product or by the terminal tools: `secretfield-askpass`
@@ -18,30 +17,32 @@ package enum WindowProgram {
     --help and secretfield-window pinentry --help.
     """
 
-  /// Hardens the process, runs the subcommand `arguments` name, and exits
-  /// with its status.
+  /// Starts the process as every tool does (``ProcessStart``), runs the
+  /// subcommand `arguments` name, and exits with its status.
   package static func main(_ arguments: [String]) -> Never {
+    ProcessStart.run { hardening in run(arguments, hardening: hardening) }
+  }
+
+  /// Runs the subcommand `arguments` name and returns its status.
+  static func run(_ arguments: [String], hardening: HardeningReport) -> ExitStatus {
     let context = CommandContext(toolName: "secretfield-window")
-    let hardening = ProcessHardening.apply()
     if !hardening.isComplete {
       context.printError("warning: the process is only partly hardened: \(hardening)")
     }
-    let status: ExitStatus
     switch arguments.first {
     case "askpass":
-      status = WindowAskpass.run(Array(arguments.dropFirst()), context: context)
+      return WindowAskpass.run(Array(arguments.dropFirst()), context: context)
     case "pinentry":
-      status = WindowPinentryCommand.run(Array(arguments.dropFirst()), context: context)
+      return WindowPinentryCommand.run(Array(arguments.dropFirst()), context: context)
     case "--help", "-h":
       context.printOutput(help + "\n")
-      status = .success
+      return .success
     case "--version":
-      context.printOutput("secretfield-window \(SecretFieldTool.version)\n")
-      status = .success
+      context.printOutput("secretfield-window \(ToolVersion.current)\n")
+      return .success
     default:
       context.printError("unknown subcommand; see --help")
-      status = .usageError
+      return .usageError
     }
-    exit(status.code)
   }
 }

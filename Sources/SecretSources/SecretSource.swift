@@ -107,7 +107,7 @@ public enum SecretSource: Sendable, Hashable {
   /// - Throws: ``SecretSourceError``; a cancelled prompt is
   ///   ``SecretSourceError/Code/promptEnded``, with how it ended in
   ///   ``SecretSourceError/cause`` (`SecretSourceError.ending` from
-  ///   `SecretFieldTerminal` reads it as a `PromptEnding`).
+  ///   `SecretFieldTerminal` reads it as a `EntryEnding`).
   public func obtain() throws(SecretSourceError) -> SecureBuffer {
     try obtain(reportingWarnings: { _ in })
   }

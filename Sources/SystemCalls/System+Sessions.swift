@@ -1,19 +1,16 @@
 import Glibc
-import SystemCalls
 
-/// The libc calls of recording detection: sessions, `/proc`, and running a short
-/// helper program (tmux). Kept beside `Platform.swift` in its own file because
-/// none of it touches the terminal's modes; the rule is the same: no Glibc name
-/// leaves `Platform`.
-extension Platform {
+/// The libc calls of recording detection: sessions, terminal devices, and
+/// running a short helper program (tmux).
+extension System {
   // MARK: Processes and sessions
 
-  static var currentProcessID: Int32 { getpid() }
+  package static var currentProcessID: Int32 { getpid() }
 
   /// The session ID of the session whose controlling terminal `descriptor` is
   /// (`tcgetsid`), which is the session leader's process ID. Fails with
   /// `ENOTTY` when the terminal is not this process's controlling terminal.
-  static func sessionID(ofTerminal descriptor: Int32) -> Result<Int32, Errno> {
+  package static func sessionID(ofTerminal descriptor: Int32) -> Result<Int32, Errno> {
     let session = tcgetsid(descriptor)
     return session >= 0 ? .success(session) : .failure(Errno(errno))
   }
@@ -24,7 +21,7 @@ extension Platform {
   /// Asks the tty layer (`TIOCGDEV`), which answers with the real terminal even
   /// for a descriptor opened through `/dev/tty` (whose `fstat` shows `/dev/tty`
   /// itself, 5:0); falls back to `fstat`'s `st_rdev`.
-  static func terminalDeviceNumber(_ descriptor: Int32) -> UInt32? {
+  package static func terminalDeviceNumber(_ descriptor: Int32) -> UInt32? {
     // _IOR('T', 0x32, unsigned int), which Swift cannot import: the generic
     // ioctl encoding, the same on x86-64 and arm64.
     let TIOCGDEV: UInt = 0x8004_5432
@@ -37,7 +34,7 @@ extension Platform {
 
   /// The device number of the device file at `path` (`stat`'s `st_rdev`), in the
   /// encoding of ``terminalDeviceNumber(_:)``.
-  static func deviceNumber(ofPath path: String) -> UInt32? {
+  package static func deviceNumber(ofPath path: String) -> UInt32? {
     var status = stat()
     guard stat(path, &status) == 0 else { return nil }
     return encodedDeviceNumber(status.st_rdev)
@@ -51,23 +48,10 @@ extension Platform {
     return (minor & 0xff) | (major << 8) | ((minor & ~0xff) << 12)
   }
 
-  // MARK: Files
-
-  /// The whole content of a file, read with `read(2)` until end of file, its
-  /// first `limit` bytes kept. For `/proc` files, whose size `stat` does not tell.
-  static func readFile(_ path: String, limit: Int = 1 << 20) -> Result<[UInt8], Errno> {
-    System.readFile(path, limit: limit, truncating: true)
-  }
-
-  /// The names in a directory, without `.` and `..`.
-  static func directoryEntries(_ path: String) -> Result<[String], Errno> {
-    System.directoryEntries(path)
-  }
-
   // MARK: Running a helper program
 
   /// How a helper program ended.
-  enum HelperOutcome {
+  package enum HelperOutcome {
     /// It exited with `status`, having written `output` to its standard output.
     case exited(status: Int32, output: [UInt8])
     /// A signal ended it.
@@ -86,21 +70,21 @@ extension Platform {
   ///
   /// The pipe is made close-on-exec, so a program another thread starts
   /// meanwhile cannot hold it open and delay the end of file.
-  static func runHelper(
+  package static func runHelper(
     _ arguments: [String], timeoutMilliseconds: Int, outputLimit: Int = 64 * 1024
   ) -> HelperOutcome {
     precondition(!arguments.isEmpty, "runHelper needs at least the program's name")
     let readEnd: Int32
     let writeEnd: Int32
-    switch System.makePipe() {
+    switch makePipe() {
     case .success(let ends): (readEnd, writeEnd) = ends
     case .failure(let errno): return .notStarted(errno)
     }
-    defer { System.close(readEnd) }
-    let spawned = System.spawn(
+    defer { close(readEnd) }
+    let spawned = spawn(
       arguments, streams: StandardStreams(input: .null, output: .descriptor(writeEnd), error: .null)
     )
-    System.close(writeEnd)
+    close(writeEnd)
     let processID: Int32
     switch spawned {
     case .success(let started): processID = started
@@ -113,11 +97,11 @@ extension Platform {
     var finished = false
     while !finished {
       var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-      let ready = Glibc.poll(&request, 1, System.pollTimeout(until: deadline))
+      let ready = Glibc.poll(&request, 1, pollTimeout(until: deadline))
       if ready < 0 && errno == EINTR { continue }
       if ready <= 0 {
-        System.kill(processID)
-        _ = System.wait(for: processID)
+        kill(processID)
+        _ = wait(for: processID)
         return .timedOut
       }
       let got = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
@@ -130,7 +114,7 @@ extension Platform {
     }
     // End of file: the helper closed its output, so it is exiting; a helper
     // that closed it and lingers is killed rather than waited for.
-    switch System.wait(for: processID, killingAt: deadline) {
+    switch wait(for: processID, killingAt: deadline) {
     case .exited(let status)?: return .exited(status: status, output: output)
     case .signalled(let signal)?: return .signaled(signal)
     case nil: return .timedOut

@@ -1,3 +1,5 @@
+package import SecretField
+
 /// How a command ended, as the process's exit status: the table every tool of
 /// the package keeps.
 ///
@@ -31,6 +33,18 @@ package struct ExitStatus: Sendable, Hashable, CustomStringConvertible {
   package static let mismatch = ExitStatus(code: 4)
   /// 124: the timeout ran out, as `timeout(1)` reports it.
   package static let timedOut = ExitStatus(code: 124)
+
+  /// The status of an entry that ended without an answer, the one mapping
+  /// every tool shares: 124 timed out, 3 the terminal or display went away, 4
+  /// confirmations that never matched, 1 cancelled, declined or withdrawn.
+  package init(_ ending: EntryEnding) {
+    switch ending {
+    case .timedOut: self = .timedOut
+    case .hungUp: self = .noTerminal
+    case .confirmationFailed: self = .mismatch
+    case .cancelled, .declined, .withdrawn: self = .cancelled
+    }
+  }
 
   /// The number, as in `124`.
   package var description: String { String(code) }

@@ -71,7 +71,7 @@ package enum PinentryProgram {
   /// - Returns: 0 when the client said `BYE`, closed the connection, or the
   ///   user cancelled fully; 1 when the connection failed (the reason on
   ///   standard error); 2 for an argument it cannot use.
-  static func run(_ arguments: [String], hardening: HardeningReport? = nil) -> ExitStatus {
+  package static func run(_ arguments: [String], hardening: HardeningReport? = nil) -> ExitStatus {
     run(arguments, hardening: hardening, name: name, help: help) { terminal in terminal }
   }
 

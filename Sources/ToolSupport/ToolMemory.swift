@@ -1,4 +1,4 @@
-import SecureMemory
+package import SecureMemory
 import SystemCalls
 
 /// The memory every secret of the tools lives in.
@@ -9,9 +9,9 @@ import SystemCalls
 /// library's own default stays sodium memory, because the kernel refuses to
 /// hibernate while secret memory is mapped: no concern for a tool that lives as
 /// long as one prompt.
-enum ToolMemory {
+package enum ToolMemory {
   /// `.strongestAvailable`; `.sodium` under the tests' control variable
   /// (``TestHook/sodiumMemoryVariable``).
-  static let storage: SecureStorage =
+  package static let storage: SecureStorage =
     System.environmentValue(TestHook.sodiumMemoryVariable) == nil ? .strongestAvailable : .sodium
 }

@@ -1,4 +1,6 @@
 import Glibc
+import ScreenRecording
+import SecretField
 @_spi(Testing) import SecretFieldTerminal
 import SecureMemory
 
@@ -161,7 +163,7 @@ struct PTYProbe {
   /// standard output from secure memory and exits 0, or exits 1.
   static func runLineWithoutEcho() -> Never {
     do {
-      let line = try PasswordPrompt(.lineWithoutEcho(prompt: "PIN:")).run().secret()
+      let line = try PasswordPrompt(.lineWithoutEcho(prompt: "PIN:")).run().answer()
       try line.write(to: 1)
       exit(0)
     } catch {

@@ -4,6 +4,7 @@ import PTYSupport
 import PasswordAgent
 import SecretFieldCLI
 import Testing
+import ToolSupport
 
 @Suite("secretfield agent: its options, and --user on a private runtime directory")
 struct AgentCommandTests {

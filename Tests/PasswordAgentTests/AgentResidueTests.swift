@@ -3,6 +3,7 @@ import PTYSupport
 import SecretFieldCLI
 import TestSupport
 import Testing
+import ToolSupport
 
 /// The agent's memory, scanned from outside while it asks and after it
 /// answered, against systemd-ask-password's own copy of the same passphrase

@@ -5,7 +5,7 @@ import Testing
 struct PinentryConfirmTests {
   struct Case: CustomTestStringConvertible, Sendable {
     let command: String
-    let result: ConfirmResult
+    let result: ScriptedInterface.ConfirmStep
     let response: String
     var testDescription: String { "\(command), \(result) → \(response)" }
   }

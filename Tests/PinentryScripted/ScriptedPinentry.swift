@@ -1,5 +1,6 @@
 import Glibc
 import Pinentry
+import SecretField
 import SecureMemory
 
 /// A pinentry for tests against a real gpg-agent, before the terminal prompt
@@ -147,10 +148,12 @@ struct ScriptedUser: PinentryInterface {
   let script: Script
   let log: RequestLog
 
-  mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+  mutating func getPin(
+    _ request: PinRequest, quality: PassphraseQuality?
+  ) throws(AssuanError) -> EntryOutcome<SecureBuffer> {
     let step = script.takeStep()
     var score: Int?
-    var result: PinResult = .failed(.general("the script has no answer for this GETPIN"))
+    var result: EntryOutcome<SecureBuffer>?
     switch step?.kind {
     case .enter, .enterRating:
       var passphrase = try! SecureBuffer(capacity: step!.passphrase.count)
@@ -158,10 +161,10 @@ struct ScriptedUser: PinentryInterface {
         try! passphrase.append(UnsafeRawBufferPointer(rebasing: bytes[step!.passphrase]))
       }
       if step?.kind == .enterRating, let quality { score = quality.estimate(passphrase) }
-      result = .entered(passphrase)
-    case .cancel: result = .cancelled
-    case .timeout: result = .timedOut
-    case .fullyCancel: result = .fullyCancelled
+      result = .submitted(passphrase)
+    case .cancel: result = .ended(.cancelled(.escape))
+    case .timeout: result = .ended(.timedOut)
+    case .fullyCancel: result = .ended(.cancelled(.interrupt))
     case .confirm, .decline, nil: break
     }
     log.append(
@@ -172,10 +175,13 @@ struct ScriptedUser: PinentryInterface {
         ("qualitybar", request.qualityBar?.label), ("quality", score.map(String.init)),
         ("ttyname", request.environment.ttyName), ("keyinfo", request.keyInfo),
       ])
+    guard let result = result.take() else {
+      throw .general("the script has no answer for this GETPIN")
+    }
     return result
   }
 
-  mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
+  mutating func confirm(_ request: ConfirmRequest) throws(AssuanError) -> EntryOutcome<Void> {
     let step = script.takeStep()
     log.append(
       "CONFIRM",
@@ -185,12 +191,12 @@ struct ScriptedUser: PinentryInterface {
         ("cancel", request.cancelLabel),
       ])
     switch step?.kind {
-    case .confirm: return .confirmed
-    case .decline: return .declined
-    case .cancel: return .cancelled
-    case .timeout: return .timedOut
-    case .fullyCancel: return .fullyCancelled
-    default: return .failed(.general("the script has no answer for this CONFIRM"))
+    case .confirm: return .yes
+    case .decline: return .ended(.declined)
+    case .cancel: return .ended(.cancelled(.escape))
+    case .timeout: return .ended(.timedOut)
+    case .fullyCancel: return .ended(.cancelled(.interrupt))
+    default: throw .general("the script has no answer for this CONFIRM")
     }
   }
 }

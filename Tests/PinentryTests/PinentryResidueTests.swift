@@ -1,5 +1,6 @@
 import Glibc
 import Pinentry
+import SecretField
 import SecretFieldCLI
 import SecureMemory
 import TestSupport
@@ -34,16 +35,18 @@ struct MarkerInterface: PinentryInterface {
   let keepsPlainCopy: Bool
   var keptCopy: [UInt8] = []
 
-  mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+  mutating func getPin(
+    _ request: PinRequest, quality: PassphraseQuality?
+  ) -> EntryOutcome<SecureBuffer> {
     var passphrase = try! SecureBuffer(capacity: marker.count)
     marker.masked.withUnsafeBytes { try! passphrase.append($0) }
     passphrase.withUnsafeMutableBytes { marker.unmask(in: $0) }
     _ = quality?.estimate(passphrase)
     if keepsPlainCopy { keptCopy = passphrase.withUnsafeBytes { Array($0) } }
-    return .entered(passphrase)
+    return .submitted(passphrase)
   }
 
-  mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult { .confirmed }
+  mutating func confirm(_ request: ConfirmRequest) -> EntryOutcome<Void> { .yes }
 }
 
 /// What the scans found after one GETPIN, in each form the passphrase takes.
@@ -176,11 +179,13 @@ struct PinentryResidueTests {
 struct PassphraseQualityMisuseTests {
   struct KeepingInterface: PinentryInterface {
     var kept: PassphraseQuality?
-    mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+    mutating func getPin(
+      _ request: PinRequest, quality: PassphraseQuality?
+    ) -> EntryOutcome<SecureBuffer> {
       kept = quality
-      return .cancelled
+      return .ended(.cancelled(.escape))
     }
-    mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult { .confirmed }
+    mutating func confirm(_ request: ConfirmRequest) -> EntryOutcome<Void> { .yes }
   }
 
   @Test("estimate after GETPIN has returned traps")

@@ -1,4 +1,5 @@
 import Pinentry
+import SecretField
 import PinentryTerminal
 import SecretFieldCLI
 import SecretFieldTerminal
@@ -167,7 +168,7 @@ struct ConfirmationButtonTests {
   struct KeyCase: CustomTestStringConvertible, Sendable {
     let name: String
     let keys: [KeyEvent]
-    let outcome: ConfirmationAnswer
+    let outcome: EntryOutcome<Void>
     var testDescription: String { name }
   }
 
@@ -175,23 +176,25 @@ struct ConfirmationButtonTests {
     "keys to answers",
     arguments: [
       KeyCase(name: "Enter: OK", keys: [.submit], outcome: .yes),
-      KeyCase(name: "Tab Enter: not OK", keys: [.tab, .submit], outcome: .no),
+      KeyCase(name: "Tab Enter: not OK", keys: [.tab, .submit], outcome: .ended(.declined)),
       KeyCase(
         name: "Right Right Enter: Cancel", keys: [.moveRight, .moveRight, .submit],
-        outcome: .cancelled(.escape)),
+        outcome: .ended(.cancelled(.button))),
       KeyCase(name: "Tab ×3 wraps to OK", keys: [.tab, .tab, .tab, .submit], outcome: .yes),
       KeyCase(
-        name: "Left wraps to Cancel", keys: [.moveLeft, .submit], outcome: .cancelled(.escape)),
-      KeyCase(name: "Esc: cancel", keys: [.tab, .escape], outcome: .cancelled(.escape)),
-      KeyCase(name: "^D: cancel", keys: [.endOfInput], outcome: .cancelled(.endOfInput)),
-      KeyCase(name: "^C: full cancel", keys: [.tab, .cancel], outcome: .cancelled(.interrupt)),
+        name: "Left wraps to Cancel", keys: [.moveLeft, .submit],
+        outcome: .ended(.cancelled(.button))),
+      KeyCase(name: "Esc: cancel", keys: [.tab, .escape], outcome: .ended(.cancelled(.escape))),
+      KeyCase(name: "^D: cancel", keys: [.endOfInput], outcome: .ended(.cancelled(.endOfInput))),
+      KeyCase(
+        name: "^C: full cancel", keys: [.tab, .cancel], outcome: .ended(.cancelled(.interrupt))),
       KeyCase(
         name: "text and unknown keys change nothing",
         keys: [.text, .unknownSequence, .deleteBackward, .submit], outcome: .yes),
     ])
   func keys(_ example: KeyCase) {
     var state = row(request(notOk: "_No"), utf8)
-    var outcome: ConfirmationAnswer?
+    var outcome: EntryOutcome<Void>?
     for key in example.keys {
       if case .end(let end) = state.handle(key) {
         outcome = end

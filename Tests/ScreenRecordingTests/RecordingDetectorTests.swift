@@ -1,4 +1,4 @@
-import SecretFieldTerminal
+import ScreenRecording
 import Testing
 
 /// A process table, environments and tmux answers, made up by a test.

@@ -1,4 +1,4 @@
-import SecretFieldTerminal
+import ScreenRecording
 import Testing
 
 /// Which processes count as capturing the screen, as the window's recording

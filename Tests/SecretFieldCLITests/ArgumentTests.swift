@@ -2,6 +2,7 @@ import SecretFieldCLI
 import SecretFieldTerminal
 import SecureMemory
 import Testing
+import ToolSupport
 
 @Suite("Commands parse their arguments by hand")
 struct ArgumentTests {

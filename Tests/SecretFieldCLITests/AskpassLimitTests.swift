@@ -3,6 +3,7 @@ import PTYSupport
 import SecretFieldCLI
 import SecretFieldTerminal
 import Testing
+import ToolSupport
 
 @Suite("secretfield-askpass refuses a passphrase its caller would cut")
 struct AskpassLimitTests {

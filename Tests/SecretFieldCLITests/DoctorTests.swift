@@ -3,6 +3,7 @@ import PTYSupport
 @_spi(Testing) import SecureMemory
 import SecretFieldCLI
 import Testing
+import ToolSupport
 
 /// The lines `secretfield doctor` printed, by subject, with their mark.
 struct DoctorReport {

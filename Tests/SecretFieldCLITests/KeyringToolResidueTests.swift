@@ -3,6 +3,7 @@ import PTYSupport
 import SecretFieldCLI
 import TestSupport
 import Testing
+import ToolSupport
 
 /// The tool's own process, stopped by the test hook once it has cached (or
 /// read from the cache) and written the secret, holds no copy of it: the list

@@ -4,6 +4,7 @@ import PTYSupport
 import SecretFieldCLI
 import TestSupport
 import Testing
+import ToolSupport
 
 /// How a run of the tool without a terminal went.
 struct ToolRun {

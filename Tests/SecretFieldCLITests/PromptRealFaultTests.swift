@@ -3,6 +3,7 @@ import PTYSupport
 import SecretFieldCLI
 import TestSupport
 import Testing
+import ToolSupport
 
 /// The fault injection of `TestHook.armFaultIfAsked()` exists in debug builds
 /// only: the shipped tools cannot be made to fault.

@@ -4,6 +4,7 @@ import PTYSupport
 import SecretFieldCLI
 import TestSupport
 import Testing
+import ToolSupport
 
 /// What an attack on `--password-from` tried, run as the tool runs.
 @Suite("secretfield --password-from under attack")

@@ -3,6 +3,7 @@ import PTYSupport
 import SecretFieldCLI
 import TestSupport
 import Testing
+import ToolSupport
 
 /// True when this process may read the memory of a process that is not
 /// dumpable: root with `CAP_SYS_PTRACE` in its effective set.

@@ -84,8 +84,8 @@ struct KeyDecoderWindowTests {
   @Test("the prompt's region: the field's default room and the input fill one whole page")
   func promptRegionFillsWholePages() throws {
     let configuration = PromptConfiguration()
-    let region = try PromptEditor.makeSharedRegion(configuration: configuration)
-    let editor = try PromptEditor(
+    let region = try PromptField.makeSharedRegion(configuration: configuration)
+    let editor = try PromptField(
       configuration: configuration, locale: TerminalLocale(environment: ["LANG": "C.UTF-8"]),
       sharing: region)
     let decoder = try KeyDecoder(sharing: region)

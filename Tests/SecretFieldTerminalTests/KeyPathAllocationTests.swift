@@ -11,7 +11,7 @@ import Testing
 /// binary's counting allocator (`AllocationCounter`, which defines malloc,
 /// calloc and realloc for the whole process).
 private struct CountedKeyPath: ~Copyable {
-  var editor: PromptEditor
+  var editor: PromptField
   var renderer: PromptRenderer
   var line: DisplayLine
   var cellColumns: [Int] = []
@@ -34,7 +34,7 @@ private struct CountedKeyPath: ~Copyable {
     guard Glibc.pipe(&descriptors) == 0 else { throw PipeFailed() }
     let configuration = PromptConfiguration()
     let locale = TerminalLocale(environment: ["LANG": "C.UTF-8"])
-    editor = try PromptEditor(configuration: configuration, locale: locale)
+    editor = try PromptField(configuration: configuration, locale: locale)
     renderer = PromptRenderer(
       configuration: configuration, locale: locale,
       statusLineCapacity: editor.maximumStatusLineCount(annotating: false))

@@ -1,11 +1,11 @@
 import SecretField
 import SecretFieldTerminal
 
-/// A prompt without a terminal: events into a ``PromptEditor``, frames from a
+/// A prompt without a terminal: events into a ``PromptField``, frames from a
 /// ``PromptRenderer`` onto a ``MiniTerminal``, the way ``PasswordPrompt``'s loop
 /// connects them. The field's text is read back as a `String`: a test oracle.
 struct PromptDriver: ~Copyable {
-  var editor: PromptEditor
+  var editor: PromptField
   var renderer: PromptRenderer
   var screen: MiniTerminal
   var now = ContinuousClock.now
@@ -15,7 +15,7 @@ struct PromptDriver: ~Copyable {
   var redrawsAll = false
   /// Every operation drawn, in order.
   var operations: [ScreenOperation] = []
-  var reactions: [PromptEditor.Reaction] = []
+  var reactions: [PromptField.Reaction] = []
 
   static let utf8 = TerminalLocale(environment: ["LANG": "C.UTF-8"])
 
@@ -23,7 +23,7 @@ struct PromptDriver: ~Copyable {
     _ configuration: PromptConfiguration = PromptConfiguration(), columns: Int = 80,
     rows: Int? = nil, locale: TerminalLocale = PromptDriver.utf8
   ) throws {
-    editor = try PromptEditor(configuration: configuration, locale: locale)
+    editor = try PromptField(configuration: configuration, locale: locale)
     renderer = PromptRenderer(
       configuration: configuration, locale: locale,
       statusLineCapacity: editor.maximumStatusLineCount(annotating: false))
@@ -38,7 +38,7 @@ struct PromptDriver: ~Copyable {
 
   /// Handles `event` with `payload` (for text and pastes), without drawing.
   @discardableResult
-  mutating func handle(_ event: KeyEvent, payload: [UInt8] = []) -> PromptEditor.Reaction {
+  mutating func handle(_ event: KeyEvent, payload: [UInt8] = []) -> PromptField.Reaction {
     let now = self.now
     let reaction = payload.withUnsafeBytes { editor.handle(event, payload: $0, at: now) }
     if let edited = reaction.editedFrom { editedFrom = min(editedFrom ?? edited, edited) }
@@ -48,18 +48,18 @@ struct PromptDriver: ~Copyable {
   }
 
   @discardableResult
-  mutating func type(_ text: String) -> PromptEditor.Reaction {
+  mutating func type(_ text: String) -> PromptField.Reaction {
     handle(.text, payload: Array(text.utf8))
   }
 
   @discardableResult
-  mutating func paste(_ text: String) -> PromptEditor.Reaction {
+  mutating func paste(_ text: String) -> PromptField.Reaction {
     handle(.paste, payload: Array(text.utf8))
   }
 
   @discardableResult
-  mutating func keys(_ events: KeyEvent...) -> PromptEditor.Reaction {
-    var last = PromptEditor.Reaction()
+  mutating func keys(_ events: KeyEvent...) -> PromptField.Reaction {
+    var last = PromptField.Reaction()
     for event in events { last = handle(event) }
     return last
   }

@@ -2,97 +2,54 @@ import SecretField
 import SecretFieldTerminal
 import Testing
 
-/// One editing scenario: events in, the text and caret out.
-struct EditingCase: CustomTestStringConvertible, Sendable {
-  enum Step: Sendable {
-    case type(String)
-    case key(KeyEvent)
-    case paste(String)
-  }
+/// A terminal key event and the editor's command it sends.
+struct KeyMapping: CustomTestStringConvertible, Sendable {
+  let event: KeyEvent
+  let command: FieldCommand?
+  var testDescription: String { "\(event) → \(command.map { "\($0)" } ?? "nothing")" }
 
-  let name: String
-  let steps: [Step]
-  let text: String
-  let caret: Int
-  var testDescription: String { name }
-
-  init(_ name: String, _ steps: [Step], _ text: String, caret: Int? = nil) {
-    self.name = name
-    self.steps = steps
-    self.text = text
-    self.caret = caret ?? text.count
+  init(_ event: KeyEvent, _ command: FieldCommand?) {
+    self.event = event
+    self.command = command
   }
 }
 
-let editingCases: [EditingCase] = [
-  EditingCase(
-    "arrows, Home and End insert where the caret is",
-    [
-      .type("abc"), .key(.moveLeft), .key(.moveLeft), .type("X"), .key(.moveToEnd), .type("Y"),
-      .key(.moveToStart), .type("Z"),
-    ], "ZaXbcY", caret: 1),
-  EditingCase(
-    "Backspace and Delete in the middle",
-    [
-      .type("abcdef"), .key(.moveLeft), .key(.moveLeft), .key(.deleteBackward),
-      .key(.moveToStart), .key(.moveRight), .key(.deleteForward),
-    ], "acef", caret: 1),
-  EditingCase(
-    "^K deletes to the end",
-    [.type("secret"), .key(.moveLeft), .key(.moveLeft), .key(.deleteToEnd)],
-    "secr"),
-  EditingCase(
-    "^U deletes to the start",
-    [.type("secret"), .key(.moveLeft), .key(.moveLeft), .key(.deleteToStart)], "et", caret: 0),
-  EditingCase(
-    "^W while masked deletes to the start: word boundaries would show the spaces",
-    [.type("two words"), .key(.deleteWordBackward)], ""),
-  EditingCase(
-    "^W while revealed deletes one word",
-    [.key(.tab), .type("two words"), .key(.deleteWordBackward)], "two "),
-  EditingCase(
-    "^D on text deletes forward", [.type("abc"), .key(.moveToStart), .key(.endOfInput)], "bc",
-    caret: 0),
-  EditingCase(
-    "multi-byte and multi-scalar characters are one character each",
-    [
-      .type("é"), .type("日本"), .type("e"), .type("\u{301}"), .type("👨‍👩‍👧"), .type("🇫🇷"),
-      .key(.moveLeft), .key(.deleteBackward),
-    ], "é日本e\u{301}🇫🇷", caret: 4),
-  EditingCase(
-    "a combining mark typed after a letter joins it",
-    [.type("e"), .type("\u{301}"), .key(.deleteBackward)], ""),
-  EditingCase(
-    "unknown sequences change nothing",
-    [.type("ab"), .key(.unknownSequence), .key(.unknownSequence), .type("c")], "abc"),
-  EditingCase(
-    "a paste is one edit at the caret, its trailing newline dropped",
-    [.type("ab"), .key(.moveLeft), .paste("xyz\n")], "axyzb", caret: 4),
-  EditingCase(
-    "a trailing CR LF is dropped too", [.paste("xyz\r\n")], "xyz"),
-  EditingCase(
-    "a paste with a line break inside changes nothing",
-    [.type("ab"), .paste("x\ny")], "ab"),
-  EditingCase(
-    "a paste with a tab changes nothing", [.type("ab"), .paste("x\ty")], "ab"),
-  EditingCase(
-    "text that is not UTF-8 changes nothing", [.type("ab"), .key(.invalidText)], "ab"),
+/// The terminal's table: what the decoder named goes to its command; a named
+/// key goes through the bindings every front end shares.
+let keyMappings: [KeyMapping] = [
+  KeyMapping(.text, .insert), KeyMapping(.paste, .paste), KeyMapping(.submit, .submit),
+  KeyMapping(.cancel, .cancel(.interrupt)), KeyMapping(.escape, .cancel(.escape)),
+  KeyMapping(.endOfInput, .endOfInput), KeyMapping(.tab, .toggleReveal),
+  KeyMapping(.deleteBackward, .deleteBackward), KeyMapping(.deleteForward, .deleteForward),
+  KeyMapping(.deleteToStart, .deleteToStart), KeyMapping(.deleteToEnd, .deleteToEnd),
+  KeyMapping(.deleteWordBackward, .deleteWordBackward),
+  KeyMapping(.moveLeft, .move(.left)), KeyMapping(.moveRight, .move(.right)),
+  KeyMapping(.moveWordLeft, .move(.wordLeft)), KeyMapping(.moveWordRight, .move(.wordRight)),
+  KeyMapping(.moveToStart, .move(.start)), KeyMapping(.moveToEnd, .move(.end)),
+  KeyMapping(.key(.delete, .shift), .cut), KeyMapping(.key(.character("x"), .control), .cut),
+  KeyMapping(.key(.left, .shift), .move(.left, extendingSelection: true)),
+  KeyMapping(.key(.tab, .shift), nil), KeyMapping(.key(.function(2), []), nil),
+  KeyMapping(.suspend, nil), KeyMapping(.redraw, nil), KeyMapping(.focusIn, nil),
+  KeyMapping(.unknownSequence, nil), KeyMapping(.pasteTooLong, nil),
 ]
 
-@Suite("PromptEditor turns key events into edits on the field")
-struct PromptEditorTests {
-  @Test("editing", arguments: editingCases)
-  func editing(_ testCase: EditingCase) throws {
+@Suite("PromptField turns key events into edits on the field")
+struct PromptFieldTests {
+  @Test("each terminal key sends its command to the field's editor", arguments: keyMappings)
+  func mapping(_ mapping: KeyMapping) {
+    #expect(mapping.event.fieldCommand == mapping.command)
+  }
+
+  @Test("Shift+Delete after typing is a cut: refused, the text kept, the reason shown")
+  func cutKeepsTheText() throws {
     var driver = try PromptDriver()
-    for step in testCase.steps {
-      switch step {
-      case .type(let text): driver.type(text)
-      case .key(let event): driver.handle(event)
-      case .paste(let text): driver.paste(text)
-      }
-    }
-    #expect(driver.text == testCase.text)
-    #expect(driver.caret == testCase.caret)
+    driver.type("hunter2")
+    driver.handle(.moveToStart)
+    driver.handle(.key(.end, .shift))
+    let cut = driver.handle(.key(.delete, .shift))
+    #expect(cut.ringsBell && cut.editedFrom == nil)
+    #expect(driver.text == "hunter2")
+    #expect(driver.editor.message == "A password can't be copied or cut.")
   }
 
   @Test("Enter submits; Esc, ^C and ^D on an empty field cancel, each named")

@@ -1,3 +1,4 @@
+import SecretField
 import SecretFieldTerminal
 import SecureMemory
 import Testing
@@ -11,9 +12,9 @@ func readmePromptExample(terminalPath: String) throws(TerminalError) {
   configuration.timeout = .seconds(60)
   configuration.terminalPath = terminalPath
   do {
-    let secret = try PasswordPrompt(configuration).run().secret()  // on /dev/tty
+    let secret = try PasswordPrompt(configuration).run().answer()  // on /dev/tty
     try? secret.write(to: 1)  // a SecureBuffer, no copy
-  } catch let ending as PromptEnding {
+  } catch let ending as EntryEnding {
     print(ending)  // .cancelled, .timedOut, .hungUp, .confirmationFailed(attempts:)
   } catch {
     throw error as! TerminalError  // no terminal (the message says what to do)

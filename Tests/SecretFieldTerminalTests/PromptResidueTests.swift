@@ -29,7 +29,7 @@ struct PromptResidueTests {
       let locale = TerminalLocale(environment: ["LANG": "C.UTF-8"])
       let null = open("/dev/null", O_WRONLY)
       do {
-        var editor = try! PromptEditor(configuration: PromptConfiguration(), locale: locale)
+        var editor = try! PromptField(configuration: PromptConfiguration(), locale: locale)
         do {
           var pasted = try! SecureBuffer(capacity: marker.count + 1)
           marker.masked.withUnsafeBytes { try! pasted.append($0) }

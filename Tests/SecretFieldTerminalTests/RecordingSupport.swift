@@ -1,5 +1,6 @@
 import Glibc
 import PTYSupport
+import ScreenRecording
 import SecretFieldTerminal
 
 @_silgen_name("pipe2")

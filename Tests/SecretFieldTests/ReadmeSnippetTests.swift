@@ -292,7 +292,7 @@ struct ReadmeSnippetTests {
     let manifests = try allSwiftBlocks().filter(\.isManifest)
     #expect(!manifests.isEmpty)
     let products = try libraryProducts()
-    #expect(products.count == 7, "\(products.sorted())")
+    #expect(products.count == 8, "\(products.sorted())")
     let compiler = try SnippetCompiler()
     defer { compiler.removeScratch() }
     for (index, block) in manifests.enumerated() {
@@ -320,6 +320,7 @@ struct ReadmeSnippetTests {
     let consumesGlobal = SwiftBlock(
       file: "control", line: 1,
       code: """
+        import SecretField
         import SecretFieldTerminal
         import SecureMemory
 

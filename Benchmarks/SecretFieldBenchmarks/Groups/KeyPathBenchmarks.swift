@@ -6,7 +6,7 @@ import SecretField
 /// `key_path_append`: one printable key typed at the end of a masked prompt,
 /// in process, from the terminal's byte to the screen's bytes: the byte goes
 /// into the decoder's secure input, is decoded and handed to the editor
-/// (`PromptEditor.handle`) straight from there, in the one window it arrived
+/// (`PromptField.handle`) straight from there, in the one window it arrived
 /// in (the field's text shares that window's region: `SharedSecureRegion`) (`KeyDecoder.receive(atMost:receivingWith:at:handling:)`, the event
 /// loop's `read(from:at:handling:)` without the `read`), and the frame is drawn as the
 /// prompt draws it (`render`, `cellColumns`, `statusLines`,
@@ -94,7 +94,7 @@ struct KeyPathBenchmarks: BenchmarkGroup {
 /// renderer, and the screen's bytes gathered in a reused array.
 private struct KeyPath: ~Copyable {
   var decoder: KeyDecoder
-  var editor: PromptEditor
+  var editor: PromptField
   var renderer: PromptRenderer
   let configuration: PromptConfiguration
   /// The frame's line, widths, status lines and screen bytes, kept with their
@@ -113,8 +113,8 @@ private struct KeyPath: ~Copyable {
     // As the prompt makes them (`PromptBuffers`): the field's text and the
     // decoder's input in one shared region, so the field's edit inside the
     // decoder's window costs no protection pair of its own.
-    let region = try PromptEditor.makeSharedRegion(configuration: configuration)
-    let editor = try PromptEditor(configuration: configuration, locale: locale, sharing: region)
+    let region = try PromptField.makeSharedRegion(configuration: configuration)
+    let editor = try PromptField(configuration: configuration, locale: locale, sharing: region)
     let decoder = try KeyDecoder(sharing: region)
     let statusLineCapacity = editor.maximumStatusLineCount(annotating: false)
     self.configuration = configuration
@@ -146,7 +146,7 @@ private struct KeyPath: ~Copyable {
   /// (`KeyDecoder.receive(atMost:receivingWith:at:handling:)`).
   mutating func typeKey() {
     let typed = key[0]
-    var reaction: PromptEditor.Reaction?
+    var reaction: PromptField.Reaction?
     do {
       let step = try decoder.receive(
         atMost: 1,

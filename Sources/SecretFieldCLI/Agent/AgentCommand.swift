@@ -1,6 +1,7 @@
 package import PasswordAgent
 import SecretFieldTerminal
 import SystemCalls
+package import ToolSupport
 
 /// `secretfield agent`: answers the password requests of systemd and its
 /// tools (`systemd-ask-password`, `cryptsetup` units, `systemctl start`) on

@@ -1,5 +1,6 @@
 import PasswordAgent
 import SecureMemory
+import ToolSupport
 
 extension AgentSession {
   /// The key name systemd-cryptsetup caches disk passphrases under, looked up

@@ -1,6 +1,8 @@
 import PasswordAgent
+import SecretField
 import SecretFieldTerminal
 import SecureMemory
+import ToolSupport
 
 /// The work of `secretfield agent`: scans the request directory, asks each
 /// request on the terminal oldest first, answers its socket, and says on
@@ -147,7 +149,7 @@ struct AgentSession {
     // The reply goes out before the prompt restores the terminal: while an
     // asker that does not read holds the send, echo stays off.
     var reply: Result<Void, AgentError>? = nil
-    let result: PromptResult
+    let result: EntryOutcome<SecureBuffer>
     do {
       result = try PasswordPrompt(configuration).run(
         withdrawal: withdrawal,
@@ -163,20 +165,22 @@ struct AgentSession {
         return .cancelled
       }
       return .answered
-    case .cancelled(let cancellation):
+    case .ended(.cancelled(let cancellation)):
       return cancellation == .interrupt ? .stop(.cancelled) : .cancelled
-    case .timedOut:
+    case .ended(.timedOut):
       return .withdrawn
-    case .withdrawn:
+    case .ended(.withdrawn):
       let why =
         request.hasExpired(at: PasswordRequest.monotonicNow())
         ? "its time ran out" : "its request file was removed"
       context.printError("\(quoted) was withdrawn: \(why)", command: AgentCommand.name)
       return .withdrawn
-    case .hungUp:
+    case .ended(.hungUp):
       context.printError("the terminal went away", command: AgentCommand.name)
       return .stop(.noTerminal)
-    case .confirmationFailed:
+    case .ended(.confirmationFailed):
+      return .cancelled
+    case .ended(.declined):
       return .cancelled
     }
   }
@@ -184,12 +188,12 @@ struct AgentSession {
   /// Sends what `result` says to the asker: the password, or `-` when the
   /// user declined; nil for a result that sends nothing.
   static func reply(
-    to result: borrowing PromptResult, on socket: borrowing ReplySocket
+    to result: borrowing EntryOutcome<SecureBuffer>, on socket: borrowing ReplySocket
   ) -> Result<Void, AgentError>? {
     do throws(AgentError) {
       switch result {
       case .submitted(let secret): try socket.answer(secret)
-      case .cancelled: try socket.cancel()
+      case .ended(.cancelled): try socket.cancel()
       default: return nil
       }
     } catch {

@@ -3,6 +3,7 @@ import SecretFieldTerminal
 import SecureMemory
 import SystemCalls
 import SecretSources
+import ToolSupport
 
 /// `secretfield-askpass [PROMPT]`: the helper that ssh, sudo and git run to ask
 /// for a password (`SSH_ASKPASS`, `SUDO_ASKPASS`, `GIT_ASKPASS`), asking on the
@@ -308,7 +309,7 @@ struct AskpassCommand: Command {
     var question = ConfirmationPrompt(question: prompt.isEmpty ? "Continue?" : prompt)
     question.terminalPath = context.terminalPath
     do {
-      return try question.run().isYes ? .success : .cancelled
+      return try question.run().isSubmitted ? .success : .cancelled
     } catch {
       context.printError(Self.message(for: error))
       return .cancelled

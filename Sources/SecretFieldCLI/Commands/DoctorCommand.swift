@@ -1,4 +1,5 @@
 import SecureMemory
+package import ToolSupport
 
 /// `secretfield doctor`: one screen that says what protection this machine and
 /// this user give a password, each line measured in this process rather than

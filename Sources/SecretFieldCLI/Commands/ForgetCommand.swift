@@ -1,4 +1,5 @@
 import SecureMemory
+package import ToolSupport
 
 /// `secretfield forget NAME`: removes the passphrases cached under NAME from
 /// the kernel keyring, before their timeout.

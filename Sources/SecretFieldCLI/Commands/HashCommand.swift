@@ -1,6 +1,7 @@
 import SecretFieldTerminal
 package import SecureMemory
 import SystemCalls
+package import ToolSupport
 
 /// `secretfield hash`: asks for a new password twice and prints its Argon2id
 /// hash, to store and later check with `secretfield verify`.

@@ -1,4 +1,5 @@
 import SecureMemory
+import ToolSupport
 
 /// The kernel-keyring cache of `secretfield prompt --keyname NAME` and of the
 /// askpass's `SECRETFIELD_KEYNAME`, with the meaning of `systemd-ask-password`'s

@@ -1,6 +1,7 @@
 package import SecretFieldTerminal
 import SecureMemory
 import SystemCalls
+package import ToolSupport
 
 /// `secretfield prompt`: asks for a password on the terminal and writes it,
 /// with a newline, to standard output.

@@ -1,6 +1,7 @@
 import SecretFieldTerminal
 import SecretField
 import SecretSources
+import ToolSupport
 
 extension PromptOptions {
   /// Obtains the password as these options say: from the first
@@ -61,7 +62,7 @@ extension PromptOptions {
     }
   }
 
-  private static func isCancel(_ ending: PromptEnding) -> Bool {
+  private static func isCancel(_ ending: EntryEnding) -> Bool {
     if case .cancelled = ending { return true }
     return false
   }
@@ -75,12 +76,7 @@ extension PromptOptions {
     case .timedOut:
       return .timedOut
     case .promptEnded:
-      switch error.ending {
-      case .timedOut?: return .timedOut
-      case .hungUp?: return .noTerminal
-      case .confirmationFailed?: return .mismatch
-      default: return .cancelled
-      }
+      return error.ending.map(ExitStatus.init) ?? .cancelled
     case .promptFailed:
       return error.terminalError.map(status(forPromptError:)) ?? .cancelled
     case .tooLong:

@@ -1,5 +1,6 @@
 import SecretFieldTerminal
 package import SecretSources
+import ToolSupport
 
 /// The options of every command that asks for a password: where the password
 /// comes from and how the prompt behaves.

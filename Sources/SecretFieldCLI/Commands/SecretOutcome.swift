@@ -1,4 +1,5 @@
 package import SecureMemory
+package import ToolSupport
 
 /// What a command got when it asked for the password: the password, or the
 /// status to exit with (the message already printed).

@@ -1,6 +1,7 @@
 import SecretFieldTerminal
 import SecureMemory
 import SystemCalls
+package import ToolSupport
 
 /// `secretfield verify`: asks for a password once and checks it against an
 /// Argon2id hash, by exit status.

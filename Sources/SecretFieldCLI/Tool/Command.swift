@@ -1,4 +1,5 @@
 package import SecureMemory
+package import ToolSupport
 
 /// A command of a tool (`secretfield prompt`): its name and help, its
 /// arguments parsed into a value, and a run that returns an exit status.

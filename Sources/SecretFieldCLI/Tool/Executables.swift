@@ -1,5 +1,4 @@
-import SecretFieldTerminal
-import SecureMemory
+import ToolSupport
 
 /// The way in for the three executables.
 ///
@@ -10,37 +9,23 @@ import SecureMemory
 /// compiling it so would make the binaries under test differ from the shipped
 /// ones.)
 ///
-/// Each entry installs the fault handler (a fault restores the terminal and
-/// dies, instead of the runtime's backtrace), hardens the process before any
-/// secret exists (no core file, no same-user debugger), runs its program with the arguments after the
-/// program's name, and exits with the program's status.
+/// Each entry starts the process as every executable of the package does
+/// (``ProcessStart``: the fault handler, hardening before any secret exists,
+/// the test seams), runs its program with the arguments after the program's
+/// name, and exits with the program's status.
 package enum Executables {
   /// `secretfield`: the tool and its commands (``SecretFieldTool``).
   package static func secretfield(_ arguments: [String]) -> Never {
-    FaultHandler.install()
-    let hardening = ProcessHardening.apply()
-    TestHook.armFaultIfAsked()
-    let status = SecretFieldTool.run(arguments, hardening: hardening)
-    TestHook.stopBeforeExitIfAsked()
-    SecretFieldTool.exit(status)
+    ProcessStart.run { hardening in SecretFieldTool.run(arguments, hardening: hardening) }
   }
 
   /// `secretfield-askpass`: the askpass helper (``AskpassCommand``).
   package static func askpass(_ arguments: [String]) -> Never {
-    FaultHandler.install()
-    let hardening = ProcessHardening.apply()
-    TestHook.armFaultIfAsked()
-    let status = AskpassCommand.run(arguments, hardening: hardening)
-    TestHook.stopBeforeExitIfAsked()
-    SecretFieldTool.exit(status)
+    ProcessStart.run { hardening in AskpassCommand.run(arguments, hardening: hardening) }
   }
 
   /// `pinentry-secretfield`: the terminal pinentry (``PinentryProgram``).
   package static func pinentry(_ arguments: [String]) -> Never {
-    FaultHandler.install()
-    let hardening = ProcessHardening.apply()
-    TestHook.armFaultIfAsked()
-    let status = PinentryProgram.run(arguments, hardening: hardening)
-    SecretFieldTool.exit(status)
+    ProcessStart.run { hardening in PinentryProgram.run(arguments, hardening: hardening) }
   }
 }

@@ -1,5 +1,6 @@
 import SecureMemory
 import SystemCalls
+import ToolSupport
 
 /// The `secretfield` tool: finds the command, answers `--help` and
 /// `--version`, runs the command and returns its exit status.
@@ -10,7 +11,7 @@ package enum SecretFieldTool {
   /// The tool's name.
   static let name = "secretfield"
   /// The package's version; `secretfield-window --version` prints it too.
-  package static let version = "0.1.0"
+  package static let version = ToolVersion.current
   /// The commands, in the order `--help` lists them.
   static let commands: [any Command.Type] = [
     PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,

@@ -1,3 +1,4 @@
+import ToolSupport
 /// A command line the tool cannot run, in words that say what to change.
 ///
 /// Compare by ``code``; show ``description``. A command that throws one exits

@@ -4,11 +4,11 @@
 public struct ConfirmationButton: Sendable, Hashable {
   /// What pressing a button answers.
   public enum Role: Sendable, Hashable {
-    /// ``ConfirmationAnswer/yes``.
+    /// ``EntryOutcome<Void>/yes``.
     case yes
-    /// ``ConfirmationAnswer/no``.
+    /// ``EntryOutcome<Void>/no``.
     case no
-    /// ``ConfirmationAnswer/cancelled(_:)``, as Esc.
+    /// ``EntryOutcome<Void>/cancelled(_:)``, as Esc.
     case cancel
   }
 

@@ -1,3 +1,4 @@
+package import SecretField
 /// A ``ConfirmationPrompt`` with buttons, without the terminal: its texts, its
 /// buttons, which one is selected, and what a key does.
 ///
@@ -17,7 +18,7 @@ package struct ConfirmationButtonRow: Sendable, Hashable {
     /// Draw everything again.
     case redrawAll
     /// The dialog ends with this answer.
-    case end(ConfirmationAnswer)
+    case end(EntryOutcome<Void>)
   }
 
   /// The lines above the buttons, each cleaned of control characters.
@@ -69,15 +70,15 @@ package struct ConfirmationButtonRow: Sendable, Hashable {
       pressed = selected
       switch selectedButton {
       case .yes: return .end(.yes)
-      case .no: return .end(.no)
-      case .cancel: return .end(.cancelled(.escape))
+      case .no: return .end(.ended(.declined))
+      case .cancel: return .end(.ended(.cancelled(.button)))
       }
     case .escape:
-      return .end(.cancelled(.escape))
+      return .end(.ended(.cancelled(.escape)))
     case .endOfInput:
-      return .end(.cancelled(.endOfInput))
+      return .end(.ended(.cancelled(.endOfInput)))
     case .cancel:
-      return .end(.cancelled(.interrupt))
+      return .end(.ended(.cancelled(.interrupt)))
     case .tab, .moveRight:
       guard buttons.count > 1 else { return .none }
       selected = (selected + 1) % buttons.count

@@ -1,3 +1,4 @@
+public import SecretField
 import SecureMemory
 
 /// A question on the terminal, answered by one key, or by a row of buttons.
@@ -59,7 +60,7 @@ public struct ConfirmationPrompt: Sendable {
   ///   before it throws. A fatal signal does not return: the process dies by
   ///   it.
   public func run(reusing resources: PromptResources? = nil) throws(TerminalError)
-    -> ConfirmationAnswer
+    -> EntryOutcome<Void>
   {
     let setup = TerminalSession.Setup(
       terminalPath: terminalPath, features: buttons.isEmpty ? [.bracketedPaste] : [],
@@ -108,7 +109,7 @@ public struct ConfirmationPrompt: Sendable {
   /// none). `text` is the text a ``KeyEvent/text`` event brought.
   ///
   /// - Complexity: O(text), reading it in place.
-  static func answer(to event: KeyEvent, text: UnsafeRawBufferPointer) -> ConfirmationAnswer? {
+  static func answer(to event: KeyEvent, text: UnsafeRawBufferPointer) -> EntryOutcome<Void>? {
     switch event {
     case .text:
       // Each character is a key press, as if typed one by one (fast typing
@@ -119,14 +120,14 @@ public struct ConfirmationPrompt: Sendable {
       for byte in text {
         switch byte | 0x20 {
         case UInt8(ascii: "y"): return .yes
-        case UInt8(ascii: "n"): return .no
+        case UInt8(ascii: "n"): return .ended(.declined)
         default: continue
         }
       }
       return nil
-    case .escape: return .cancelled(.escape)
-    case .cancel: return .cancelled(.interrupt)
-    case .endOfInput: return .cancelled(.endOfInput)
+    case .escape: return .ended(.cancelled(.escape))
+    case .cancel: return .ended(.cancelled(.interrupt))
+    case .endOfInput: return .ended(.cancelled(.endOfInput))
     default: return nil
     }
   }
@@ -141,27 +142,23 @@ extension ConfirmationPrompt {
     let yesWord: String
     let noWord: String
     let deadline: ContinuousClock.Instant?
-    var isWaitingForForeground = false
-    var hasStoppedJobForForeground = false
-    var askedAgainAfterOwnStop = false
+    /// Stops, continues, the background and `fg`.
+    var jobs = JobControl()
 
     var wakeTime: ContinuousClock.Instant? {
-      let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
-      return TerminalEventLoop.earliest(deadline, foregroundCheck)
+      TerminalEventLoop.earliest(deadline, jobs.foregroundCheck)
     }
 
-    var hangUpEnding: ConfirmationAnswer { .hungUp }
+    var hangUpEnding: EntryOutcome<Void> { .ended(.hungUp) }
 
     mutating func prepare(
       at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
       if let deadline, now >= deadline {
         try terminal.write(ControlSequence.newline)
-        return .end(.timedOut)
+        return .end(.ended(.timedOut))
       }
-      if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
-        isWaitingForForeground = false
-        hasStoppedJobForForeground = false
+      if try jobs.returnToForeground(terminal: &terminal) {
         try terminal.write(screenText)
       }
       return .proceed
@@ -170,31 +167,20 @@ extension ConfirmationPrompt {
     mutating func handle(
       _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
       decoder: inout KeyDecoder
-    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
       if signal.response == .die || signal.response == .stop {
         // The shell's prompt, or the next program's output, on a fresh line.
         try? terminal.write(ControlSequence.newline)
       }
-      let outcome = try relay.respond(
-        to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
-      if outcome == .waitForForeground && !hasStoppedJobForForeground {
-        // Continued with `bg`: stop the job so that `fg` continues it, as
-        // the password prompt does.
-        Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
-        hasStoppedJobForForeground = true
-      }
-      isWaitingForForeground = outcome == .waitForForeground
-      switch (signal.response, outcome) {
-      case (.stop, .redraw):
+      switch try jobs.respond(
+        to: signal, terminal: &terminal, relay: relay, wipingFirst: { decoder.reset() })
+      {
+      case .resumedAfterOwnStop:
         try terminal.write(screenText)
-        askedAgainAfterOwnStop = true
-      case (.resume, .redraw):
+      case .continued(afterOwnStop: false):
         // After a stop it could not see (SIGSTOP), ask again below.
-        if !askedAgainAfterOwnStop {
-          try terminal.write(ControlSequence.newline + screenText)
-        }
-        askedAgainAfterOwnStop = false
-      default:
+        try terminal.write(ControlSequence.newline + screenText)
+      case .continued(afterOwnStop: true), .relayout, .waitingForForeground:
         break
       }
       return .proceed
@@ -203,10 +189,9 @@ extension ConfirmationPrompt {
     mutating func handle(
       _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
       terminal: inout TerminalDevice
-    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
       if event == .suspend {
-        // The relay catches it at the next wait and stops properly.
-        Platform.signalProcessGroup(TerminalSignal.terminalStop.number)
+        JobControl.suspend()
         return .proceed
       }
       if event == .redraw {
@@ -220,7 +205,7 @@ extension ConfirmationPrompt {
         try terminal.write(ControlSequence.bell)
         return .proceed
       }
-      let word = answer == .yes ? yesWord : noWord
+      let word = answer.isSubmitted ? yesWord : noWord
       try terminal.write(DisplayText.sanitized(word) + ControlSequence.newline)
       return .end(answer)
     }
@@ -239,19 +224,19 @@ extension ConfirmationPrompt {
 
     var wakeTime: ContinuousClock.Instant? { deadline }
 
-    var hangUpEnding: ConfirmationAnswer { .hungUp }
+    var hangUpEnding: EntryOutcome<Void> { .ended(.hungUp) }
 
     mutating func prepare(
       at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
-      if let deadline, now >= deadline { return .end(.timedOut) }
+    ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
+      if let deadline, now >= deadline { return .end(.ended(.timedOut)) }
       return .proceed
     }
 
     mutating func handle(
       _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
       decoder: inout KeyDecoder
-    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
       if signal.response == .die { try? screen.finish(row) }
       let response = try relay.respond(
         to: signal, terminal: &terminal, wipingFirst: { decoder.reset() })
@@ -263,7 +248,7 @@ extension ConfirmationPrompt {
     mutating func handle(
       _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
       terminal: inout TerminalDevice
-    ) throws(TerminalError) -> TerminalEventResponse<ConfirmationAnswer> {
+    ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
       switch row.handle(event) {
       case .none: break
       case .redrawButtons: try screen.drawButtons(row)

@@ -11,27 +11,3 @@ public struct FormAnswers: Sendable {
   /// Dropping the last reference wipes them.
   public let secrets: SecretTable<String>
 }
-
-/// How a ``TerminalForm`` ended.
-public enum FormResult: Sendable {
-  /// Submitted, every field long enough.
-  case submitted(FormAnswers)
-  /// The user cancelled, by the key named.
-  case cancelled(PromptCancellation)
-  /// The form's timeout ran out.
-  case timedOut
-  /// The terminal went away.
-  case hungUp
-
-  /// The answers, or why there are none as an error.
-  ///
-  /// - Throws: ``PromptEnding`` for every case but ``submitted(_:)``.
-  public func answers() throws(PromptEnding) -> FormAnswers {
-    switch self {
-    case .submitted(let answers): return answers
-    case .cancelled(let key): throw .cancelled(key)
-    case .timedOut: throw .timedOut
-    case .hungUp: throw .hungUp
-    }
-  }
-}

@@ -1,7 +1,8 @@
+import ScreenRecording
 import SecretField
 import SecureMemory
 
-/// A ``TerminalForm`` on the terminal event loop: one ``PromptEditor`` and one
+/// A ``TerminalForm`` on the terminal event loop: one ``PromptField`` and one
 /// ``PromptRenderer`` per field, each field drawn on its own line by its
 /// renderer as the prompt draws its one line, and the status lines of the
 /// field in focus under the last one.
@@ -11,13 +12,13 @@ struct FormLoop {
   /// holds the noncopyable editor.
   final class Entry {
     let field: FormField
-    var editor: PromptEditor
+    var editor: PromptField
     var renderer: PromptRenderer
     var line: DisplayLine
     var cellColumns: [Int] = []
     var output = ScreenOutput()
 
-    init(field: FormField, editor: consuming PromptEditor, renderer: PromptRenderer) {
+    init(field: FormField, editor: consuming PromptField, renderer: PromptRenderer) {
       self.field = field
       self.editor = editor
       self.renderer = renderer
@@ -45,10 +46,8 @@ struct FormLoop {
   /// it is revealed.
   let maskedHint: String
   let revealedHint: String
-  /// Continued in the background: draw nothing until `fg`.
-  var isWaitingForForeground = false
-  var hasStoppedJobForForeground = false
-  var resumedFromOwnStop = false
+  /// Stops, continues, the background and `fg`.
+  var jobs = JobControl()
   var looksForRecorder: Bool
   /// A recorder was seen on the session: secret fields stay masked and refuse
   /// to reveal; the reason, for the message.
@@ -75,7 +74,7 @@ struct FormLoop {
       case .secret:
         break
       }
-      var editor = try PromptEditor(configuration: configuration, locale: locale)
+      var editor = try PromptField(configuration: configuration, locale: locale)
       if case .plain(let initialText) = field.kind, !initialText.isEmpty {
         // Not secret: a plain field's text is the caller's own string.
         _ = Array(initialText.utf8).withUnsafeBytes {
@@ -104,19 +103,11 @@ struct FormLoop {
     looksForRecorder = form.detectsRecording
   }
 
-  /// How the form ends.
-  enum Ending {
-    case submitted
-    case cancelled(PromptCancellation)
-    case timedOut
-    case hungUp
-  }
-
   /// Runs the form to its end, which leaves every secret field masked and the
   /// cursor under the form; hands back the answers when submitted.
   mutating func run(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder
-  ) throws(TerminalError) -> FormResult {
+  ) throws(TerminalError) -> EntryOutcome<FormAnswers> {
     try draw()
     if looksForRecorder {
       let detection = terminal.detectRecording()
@@ -129,14 +120,11 @@ struct FormLoop {
         try draw()
       }
     }
-    let ending = try TerminalEventLoop.run(
+    let end = try TerminalEventLoop.run(
       &self, terminal: &terminal, relay: relay, decoder: &decoder)
-    switch ending {
-    case .submitted: return .submitted(try answers())
-    case .cancelled(let key): wipe(); return .cancelled(key)
-    case .timedOut: wipe(); return .timedOut
-    case .hungUp: wipe(); return .hungUp
-    }
+    guard let ending = end.ending else { return .submitted(try answers()) }
+    wipe()
+    return .ended(ending)
   }
 
   // MARK: Keys
@@ -144,7 +132,7 @@ struct FormLoop {
   /// What a key does in the form, before the field in focus sees it.
   mutating func handle(
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant
-  ) throws(TerminalError) -> Ending? {
+  ) throws(TerminalError) -> EntryOutcome<Void>? {
     switch event {
     case .tab, .key(.down, []):
       moveFocus(by: 1)
@@ -157,8 +145,7 @@ struct FormLoop {
         writer.append(ControlSequence.bell)
         return nil
       }
-      // The editor's own reveal key is Tab.
-      return try take(entries[focus].editor.handle(.tab, payload: payload, at: now))
+      return try take(entries[focus].editor.perform(.toggleReveal))
     case .submit:
       if focus < entries.count - 1 {
         moveFocus(by: 1)
@@ -172,7 +159,7 @@ struct FormLoop {
         return nil
       }
       try finish()
-      return .submitted
+      return .yes
     case .focusIn, .focusOut, .capsLock:
       // The terminal's focus and caps lock concern every field.
       for entry in entries { _ = entry.editor.handle(event, payload: payload, at: now) }
@@ -182,7 +169,9 @@ struct FormLoop {
     }
   }
 
-  private mutating func take(_ reaction: PromptEditor.Reaction) throws(TerminalError) -> Ending? {
+  private mutating func take(
+    _ reaction: PromptField.Reaction
+  ) throws(TerminalError) -> EntryOutcome<Void>? {
     if reaction.ringsBell { writer.append(ControlSequence.bell) }
     if reaction.redrawsAll { redrawsAll = true }
     switch reaction.outcome {
@@ -190,9 +179,9 @@ struct FormLoop {
     case .submit: return nil
     case .cancel(let cancellation):
       try finish()
-      return .cancelled(cancellation)
+      return .ended(.cancelled(cancellation))
     case .suspend:
-      Platform.signalProcessGroup(TerminalSignal.terminalStop.number)
+      JobControl.suspend()
       return nil
     }
   }
@@ -206,7 +195,7 @@ struct FormLoop {
   /// Draws what changed: the status lines of the field in focus, each field's
   /// line, and the cursor at the caret of the field in focus.
   mutating func draw() throws(TerminalError) {
-    guard !isWaitingForForeground else { return }
+    guard !jobs.isWaitingForForeground else { return }
     if !isDrawn { beginRegion() }
     let now = ContinuousClock.now
     revealEndsAt = nil
@@ -347,23 +336,20 @@ struct FormLoop {
 
 extension FormLoop: TerminalEventHandler {
   var wakeTime: ContinuousClock.Instant? {
-    let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
-    return TerminalEventLoop.earliest(
-      TerminalEventLoop.earliest(deadline, revealEndsAt), foregroundCheck)
+    TerminalEventLoop.earliest(
+      TerminalEventLoop.earliest(deadline, revealEndsAt), jobs.foregroundCheck)
   }
 
-  var hangUpEnding: Ending { .hungUp }
+  var hangUpEnding: EntryOutcome<Void> { .ended(.hungUp) }
 
   mutating func prepare(
     at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
     if let deadline, now >= deadline {
       try finish()
-      return .end(.timedOut)
+      return .end(.ended(.timedOut))
     }
-    if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
-      isWaitingForForeground = false
-      hasStoppedJobForForeground = false
+    if try jobs.returnToForeground(terminal: &terminal) {
       isDrawn = false
       try draw()
     }
@@ -372,14 +358,14 @@ extension FormLoop: TerminalEventHandler {
 
   mutating func woke(
     at now: ContinuousClock.Instant, readiness: Readiness
-  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
     .redraw
   }
 
   mutating func handle(
     _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
     decoder: inout KeyDecoder
-  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
     switch signal.response {
     case .die, .stop:
       // Nothing revealed stays behind, and the shell gets a fresh line.
@@ -394,34 +380,26 @@ extension FormLoop: TerminalEventHandler {
       break
     }
     let entries = self.entries
-    let outcome = try relay.respond(
-      to: signal, terminal: &terminal,
+    let resumption = try jobs.respond(
+      to: signal, terminal: &terminal, relay: relay,
       wipingFirst: {
         for entry in entries { entry.editor.wipe() }
         decoder.reset()
       })
     columns = terminal.size?.columns ?? columns
-    if outcome == .waitForForeground && !hasStoppedJobForForeground {
-      Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
-      hasStoppedJobForForeground = true
-    }
-    if outcome == .redraw { hasStoppedJobForForeground = false }
-    isWaitingForForeground = outcome == .waitForForeground
-    switch (signal.response, outcome) {
-    case (.stop, .redraw):
-      resumedFromOwnStop = true
+    switch resumption {
+    case .resumedAfterOwnStop:
       isDrawn = false
-    case (.resume, .redraw):
-      if !resumedFromOwnStop {
+    case .continued(let afterOwnStop):
+      if !afterOwnStop {
         // A stop it could not see (SIGSTOP): start afresh below what is there.
         writer.append(ControlSequence.newline)
         isDrawn = false
       }
-      resumedFromOwnStop = false
       redrawsAll = true
-    case (_, .resize), (_, .redraw):
+    case .relayout:
       redrawsAll = true
-    case (_, .waitForForeground):
+    case .waitingForForeground:
       break
     }
     return .redraw
@@ -430,7 +408,7 @@ extension FormLoop: TerminalEventHandler {
   mutating func handle(
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
     terminal: inout TerminalDevice
-  ) throws(TerminalError) -> TerminalEventResponse<Ending> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
     if let ending = try handle(event, payload: payload, at: now) { return .end(ending) }
     return .redraw
   }

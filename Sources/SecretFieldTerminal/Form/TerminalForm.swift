@@ -1,3 +1,4 @@
+public import SecretField
 public import SecureMemory
 
 /// Several fields on consecutive lines of the terminal, plain and secret, filled
@@ -62,7 +63,7 @@ public struct TerminalForm: Sendable {
   /// - Throws: ``TerminalError`` as ``PasswordPrompt/run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``
   ///   throws it; the terminal is restored first. A fatal signal does not
   ///   return: the process dies by it.
-  public func run() throws(TerminalError) -> FormResult {
+  public func run() throws(TerminalError) -> EntryOutcome<FormAnswers> {
     let setup = TerminalSession.Setup(
       terminalPath: terminalPath, features: [.bracketedPaste, .focusReporting])
     return try TerminalSession.run(setup) { terminal, relay, decoder, _ throws(TerminalError) in

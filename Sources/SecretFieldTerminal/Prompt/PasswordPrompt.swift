@@ -1,5 +1,5 @@
 public import SecretField
-import SecureMemory
+public import SecureMemory
 
 /// A password prompt on a terminal, with full line editing, that never leaves
 /// the terminal broken.
@@ -63,7 +63,7 @@ public struct PasswordPrompt: Sendable {
   ///   (a pinentry's watch on its client) costs the user no wait for the prompt.
   /// - Parameter withdrawal: how the asker may take the question back while it
   ///   is on the screen (a password agent's request that went away); the
-  ///   prompt then ends with ``PromptResult/withdrawn``. Nil for none.
+  ///   prompt then ends with ``EntryOutcome<SecureBuffer>/withdrawn``. Nil for none.
   /// - Parameter handOver: called with the result once the prompt is done
   ///   and before the terminal's modes are restored, unless a fatal signal
   ///   ends the process: work that passes the answer on (a password agent's
@@ -86,8 +86,8 @@ public struct PasswordPrompt: Sendable {
     afterFirstDraw: (() -> Void)? = nil,
     withdrawal: PromptWithdrawal? = nil,
     reusing resources: PromptResources? = nil,
-    beforeRestoring handOver: (borrowing PromptResult) -> Void = { _ in }
-  ) throws(TerminalError) -> PromptResult {
+    beforeRestoring handOver: (borrowing EntryOutcome<SecureBuffer>) -> Void = { _ in }
+  ) throws(TerminalError) -> EntryOutcome<SecureBuffer> {
     let annotation: PromptAnnotation? = annotate.map { annotate in
       { field, _ in annotate(field) }
     }
@@ -105,8 +105,8 @@ public struct PasswordPrompt: Sendable {
     afterFirstDraw: (() -> Void)? = nil,
     withdrawal: PromptWithdrawal? = nil,
     reusing resources: PromptResources? = nil,
-    beforeRestoring handOver: (borrowing PromptResult) -> Void = { _ in }
-  ) throws(TerminalError) -> PromptResult {
+    beforeRestoring handOver: (borrowing EntryOutcome<SecureBuffer>) -> Void = { _ in }
+  ) throws(TerminalError) -> EntryOutcome<SecureBuffer> {
     let decoderConfiguration = Self.decoderConfiguration(for: configuration)
     let setup = TerminalSession.Setup(
       terminalPath: configuration.terminalPath, features: configuration.terminalFeatures,
@@ -159,8 +159,8 @@ public struct PasswordPrompt: Sendable {
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     field: inout SecretFieldState?, fatal: inout TerminalSignal?,
     annotate: PromptAnnotation?, afterFirstDraw: (() -> Void)?,
-    withdrawal: PromptWithdrawal?, handOver: (borrowing PromptResult) -> Void
-  ) throws(TerminalError) -> PromptResult {
+    withdrawal: PromptWithdrawal?, handOver: (borrowing EntryOutcome<SecureBuffer>) -> Void
+  ) throws(TerminalError) -> EntryOutcome<SecureBuffer> {
     let locale = configuration.locale ?? .current
     var loop = try PromptLoop(
       configuration: configuration, locale: locale, terminal: terminal,
@@ -175,7 +175,7 @@ public struct PasswordPrompt: Sendable {
       configuration.detectsRecording && !configuration.isCaptured
     loop.afterFirstDraw = afterFirstDraw
     loop.withdrawal = withdrawal
-    let result: PromptResult
+    let result: EntryOutcome<SecureBuffer>
     do {
       try loop.startHandshake(terminal: terminal)
       result = try loop.run(

@@ -17,8 +17,8 @@ enum PromptBuffers {
     configuration: PromptConfiguration, decoderConfiguration: KeyDecoder.Configuration,
     decoder: inout KeyDecoder?, field: inout SecretFieldState?
   ) throws(TerminalError) {
-    let region = try PromptEditor.makeSharedRegion(configuration: configuration)
-    field = try PromptEditor.makeField(
+    let region = try PromptField.makeSharedRegion(configuration: configuration)
+    field = try PromptField.makeField(
       configuration: configuration, sharing: region,
       reservingCapacity: textCapacity(for: configuration.fieldLimits))
     decoder = try KeyDecoder(configuration: decoderConfiguration, sharing: region)

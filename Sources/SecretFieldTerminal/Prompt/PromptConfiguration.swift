@@ -25,7 +25,7 @@ public struct PromptConfiguration: Sendable, Hashable {
     /// The prompt of the second entry.
     public var prompt: String
     /// How many pairs of entries may differ before the prompt gives up with
-    /// ``PromptResult/confirmationFailed(attempts:)``; at least 1.
+    /// ``EntryOutcome<SecureBuffer>/confirmationFailed(attempts:)``; at least 1.
     public var maximumAttempts: Int
 
     /// Confirmation with `prompt` for the second entry, giving up after
@@ -65,7 +65,7 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// cancels. 100 ms by default.
   public var escapeTimeout: Duration
   /// How long the whole prompt (both entries under ``confirmation``) may take
-  /// before it gives up with ``PromptResult/timedOut``; nil waits without limit.
+  /// before it gives up with ``EntryOutcome<SecureBuffer>/timedOut``; nil waits without limit.
   public var timeout: Duration?
   /// Ask twice and compare, or nil to ask once.
   public var confirmation: Confirmation?
@@ -155,7 +155,7 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// import SecretFieldTerminal
   /// import SecureMemory
   ///
-  /// let line = try PasswordPrompt(.lineWithoutEcho(prompt: "PIN:")).run().secret()
+  /// let line = try PasswordPrompt(.lineWithoutEcho(prompt: "PIN:")).run().answer()
   /// print(line.count)
   /// ```
   public static func lineWithoutEcho(prompt: String) -> PromptConfiguration {

@@ -10,7 +10,7 @@ extension PromptLoop {
   ///   (a password over 4 KiB); then one allocation per answer, geometric.
   mutating func answerRoomRefusal(
     for event: KeyEvent, payload: UnsafeRawBufferPointer
-  ) -> PromptEditor.Reaction? {
+  ) -> PromptField.Reaction? {
     guard event == .text || event == .paste else { return nil }
     let limit = editor.field.limits.maxBytes + 1
     let needed = min(limit, editor.field.utf8Count + payload.count + 1)

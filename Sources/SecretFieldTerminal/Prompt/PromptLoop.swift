@@ -1,3 +1,4 @@
+import ScreenRecording
 import SecretField
 import SecureMemory
 
@@ -8,7 +9,7 @@ import SecureMemory
 /// loop's functions take as separate arguments: a signal's wipe closure then
 /// reaches the field and the decoder while the relay holds the terminal.
 struct PromptLoop: ~Copyable {
-  var editor: PromptEditor
+  var editor: PromptField
   var renderer: PromptRenderer
   var writer: ScreenWriter
   /// The last frame's line, widths and screen bytes, kept for their buffers:
@@ -36,14 +37,8 @@ struct PromptLoop: ~Copyable {
   var needsAnnotation = true
   /// When a last-typed character stops showing, if one shows.
   var revealEndsAt: ContinuousClock.Instant?
-  /// The last stop was the prompt's own (it masked the line first), so the
-  /// `SIGCONT` after it only asks for a redraw in place.
-  var resumedFromOwnStop = false
-  /// Continued in the background: draw nothing until `fg` brings raw mode back.
-  var isWaitingForForeground = false
-  /// The job was stopped once to wait for `fg`; in an orphaned process group,
-  /// where that stop is discarded, it is not tried again.
-  var hasStoppedJobForForeground = false
+  /// Stops, continues, the background and `fg`.
+  var jobs = JobControl()
   /// Whether the terminal speaks the kitty keyboard protocol (caps lock).
   var handshake: KeyboardProtocolHandshake
   /// Looks for a recorder once the prompt is on the screen: the look reads
@@ -69,8 +64,8 @@ struct PromptLoop: ~Copyable {
     terminal: borrowing TerminalDevice, annotates: Bool, field: consuming SecretFieldState? = nil
   ) throws(TerminalError) {
     var field = field
-    if field == nil { field = try PromptEditor.makeField(configuration: configuration) }
-    editor = PromptEditor(configuration: configuration, locale: locale, field: field.take()!)
+    if field == nil { field = try PromptField.makeField(configuration: configuration) }
+    editor = PromptField(configuration: configuration, locale: locale, field: field.take()!)
     renderer = PromptRenderer(
       configuration: configuration, locale: locale,
       statusLineCapacity: editor.maximumStatusLineCount(annotating: annotates))
@@ -83,15 +78,6 @@ struct PromptLoop: ~Copyable {
     handshake = KeyboardProtocolHandshake(replyTimeout: configuration.terminalReplyTimeout)
   }
 
-  /// How one entry ended.
-  enum EntryEnd {
-    case submitted
-    case cancelled(PromptCancellation)
-    case timedOut
-    case hungUp
-    case withdrawn
-  }
-
   // MARK: The prompt
 
   /// Runs entries until the prompt has its answer: one entry, or pairs under
@@ -99,19 +85,13 @@ struct PromptLoop: ~Copyable {
   mutating func run(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     annotate: PromptAnnotation?
-  ) throws(TerminalError) -> PromptResult {
+  ) throws(TerminalError) -> EntryOutcome<SecureBuffer> {
     var mismatches = 0
     var isSecondEntry = false
     while true {
       let end = try runEntry(
         terminal: &terminal, relay: relay, decoder: &decoder, annotate: annotate)
-      switch end {
-      case .cancelled(let cancellation): return .cancelled(cancellation)
-      case .timedOut: return .timedOut
-      case .hungUp: return .hungUp
-      case .withdrawn: return .withdrawn
-      case .submitted: break
-      }
+      if let ending = end.ending { return .ended(ending) }
       let entry = try copyOfField()
       guard let confirmation = configuration.confirmation else { return .submitted(entry) }
       if !isSecondEntry {
@@ -126,7 +106,7 @@ struct PromptLoop: ~Copyable {
       if first.constantTimeEquals(entry) { return .submitted(first) }
       mismatches += 1
       if mismatches >= confirmation.maximumAttempts {
-        return .confirmationFailed(attempts: mismatches)
+        return .ended(.confirmationFailed(attempts: mismatches))
       }
       answers.giveBack(first)
       answers.giveBack(entry)
@@ -141,7 +121,7 @@ struct PromptLoop: ~Copyable {
   mutating func runEntry(
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     annotate: PromptAnnotation?
-  ) throws(TerminalError) -> EntryEnd {
+  ) throws(TerminalError) -> EntryOutcome<Void> {
     wakeDescriptors = [terminal.descriptor, relay.descriptor]
     try draw(annotate: annotate)
     if let afterFirstDraw {
@@ -169,8 +149,8 @@ struct PromptLoop: ~Copyable {
 
   /// Notes what a reaction asks for; returns how the entry ends, if it does.
   mutating func take(
-    _ reaction: PromptEditor.Reaction, terminal: inout TerminalDevice
-  ) throws(TerminalError) -> EntryEnd? {
+    _ reaction: PromptField.Reaction, terminal: inout TerminalDevice
+  ) throws(TerminalError) -> EntryOutcome<Void>? {
     if reaction.ringsBell { writer.append(ControlSequence.bell) }
     if let edited = reaction.editedFrom {
       editedFrom = min(editedFrom ?? edited, edited)
@@ -185,13 +165,12 @@ struct PromptLoop: ~Copyable {
       return nil
     case .submit:
       try finish()
-      return .submitted
+      return .yes
     case .cancel(let cancellation):
       try finish()
-      return .cancelled(cancellation)
+      return .ended(.cancelled(cancellation))
     case .suspend:
-      // The relay catches it at the next wait and stops the prompt properly.
-      Platform.signalProcessGroup(TerminalSignal.terminalStop.number)
+      JobControl.suspend()
       return nil
     }
   }
@@ -293,42 +272,25 @@ struct PromptLoop: ~Copyable {
     case .resume, .resize:
       break
     }
-    let outcome = try relay.respond(
-      to: signal, terminal: &terminal,
+    // The wipe reaches the field while the relay holds the terminal: the job
+    // state is a copy meanwhile.
+    var jobs = self.jobs
+    defer { self.jobs = jobs }
+    let resumption = try jobs.respond(
+      to: signal, terminal: &terminal, relay: relay,
       wipingFirst: {
         self.wipe()
         decoder.reset()
       })
     columns = terminal.size?.columns ?? columns
     rows = terminal.size?.rows ?? rows
-    if outcome == .waitForForeground && !hasStoppedJobForForeground {
-      // Continued in the background (`bg`). A shell's `fg` gives a running job
-      // the terminal without a SIGCONT, so stop the job now, as the terminal
-      // stops a background job that touches it; `fg` then continues it. The
-      // relay brings the SIGTTOU back here, and the prompt stops by it.
-      Platform.signalProcessGroup(TerminalSignal.backgroundWrite.number)
-      hasStoppedJobForForeground = true
-    }
-    if outcome == .redraw { hasStoppedJobForForeground = false }
-    isWaitingForForeground = outcome == .waitForForeground
-    switch (signal.response, outcome) {
-    case (.stop, .redraw):
+    switch resumption {
+    case .resumedAfterOwnStop, .continued(afterOwnStop: false):
       try askAgainAfterStop(terminal: terminal)
       renderer.startOnFreshLine()
-      resumedFromOwnStop = true
-    case (.resume, .redraw):
-      // After the prompt's own stop, the line was drawn again already; after a
-      // stop it could not see (SIGSTOP), start afresh below what is there.
-      if resumedFromOwnStop {
-        renderer.invalidate()
-      } else {
-        try askAgainAfterStop(terminal: terminal)
-        renderer.startOnFreshLine()
-      }
-      resumedFromOwnStop = false
-    case (_, .resize), (_, .redraw):
+    case .continued(afterOwnStop: true), .relayout:
       renderer.invalidate()
-    case (_, .waitForForeground):
+    case .waitingForForeground:
       break
     }
   }
@@ -337,7 +299,7 @@ struct PromptLoop: ~Copyable {
 
   /// Draws the frame for now: the field, its status lines, the caret.
   mutating func draw(annotate: PromptAnnotation?) throws(TerminalError) {
-    guard !isWaitingForForeground else { return }
+    guard !jobs.isWaitingForForeground else { return }
     if needsAnnotation, let annotate {
       let wake = PromptWake(
         descriptors: wakeDescriptors,
@@ -377,7 +339,7 @@ struct PromptLoop: ~Copyable {
   /// (``PromptRenderer/earlyEcho(of:payload:before:)``), so the echo does not
   /// wait for the field's edit, the window's close and the frame.
   mutating func echoEarly(_ event: KeyEvent, payload: UnsafeRawBufferPointer) {
-    guard !isWaitingForForeground,
+    guard !jobs.isWaitingForForeground,
       let glyph = renderer.earlyEcho(of: event, payload: payload, before: editor.field)
     else { return }
     // A failed write is left to the frame, which draws the line again and
@@ -435,27 +397,24 @@ extension PromptLoop: TerminalEventHandler {
   var wakeTime: ContinuousClock.Instant? {
     // In the background still (the stop was discarded, or `bg` again): look
     // for the terminal's return now and then.
-    let foregroundCheck = isWaitingForForeground ? ContinuousClock.now + .milliseconds(250) : nil
     var wake = TerminalEventLoop.earliest(deadline, revealEndsAt)
-    wake = TerminalEventLoop.earliest(wake, foregroundCheck)
+    wake = TerminalEventLoop.earliest(wake, jobs.foregroundCheck)
     wake = TerminalEventLoop.earliest(wake, handshake.deadline)
     return TerminalEventLoop.earliest(wake, withdrawal?.deadline)
   }
 
   var watchedDescriptor: Int32? { withdrawal?.descriptor }
 
-  var hangUpEnding: EntryEnd { .hungUp }
+  var hangUpEnding: EntryOutcome<Void> { .ended(.hungUp) }
 
   mutating func prepare(
     at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-  ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
     if let deadline, now >= deadline {
       try finish()
-      return .end(.timedOut)
+      return .end(.ended(.timedOut))
     }
-    if isWaitingForForeground, terminal.isForeground, try terminal.resumeRawMode() {
-      isWaitingForForeground = false
-      hasStoppedJobForForeground = false
+    if try jobs.returnToForeground(terminal: &terminal) {
       try askAgainAfterStop(terminal: terminal)
       renderer.startOnFreshLine()
       try draw(annotate: annotate)
@@ -465,11 +424,11 @@ extension PromptLoop: TerminalEventHandler {
 
   mutating func woke(
     at now: ContinuousClock.Instant, readiness: Readiness
-  ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
     handshake.expire(at: now)
     if let withdrawal, isWithdrawn(withdrawal, readiness: readiness) {
       try finish()
-      return .end(.withdrawn)
+      return .end(.ended(.withdrawn))
     }
     return .redraw
   }
@@ -477,7 +436,7 @@ extension PromptLoop: TerminalEventHandler {
   mutating func handle(
     _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
     decoder: inout KeyDecoder
-  ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
     try respond(to: signal, terminal: &terminal, relay: relay, decoder: &decoder)
     return .redraw
   }
@@ -485,7 +444,7 @@ extension PromptLoop: TerminalEventHandler {
   mutating func handle(
     _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
     terminal: inout TerminalDevice
-  ) throws(TerminalError) -> TerminalEventResponse<EntryEnd> {
+  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
     if let refusal = answerRoomRefusal(for: event, payload: payload) {
       return try take(refusal, terminal: &terminal).map { .end($0) } ?? .redraw
     }

@@ -140,7 +140,7 @@ package struct PromptRenderer: Sendable {
   ///   - rows: the terminal's height, when known: at most `rows - 1` status
   ///     lines are shown (the first ones), so the line never scrolls away.
   ///   - editedFrom: the first character an edit since the last frame may have
-  ///     changed (``PromptEditor/Reaction/editedFrom``), nil when none did.
+  ///     changed (``PromptField/Reaction/editedFrom``), nil when none did.
   ///   - redrawingAll: draw everything again (^L).
   /// - Complexity: O(cells); reads no secret; allocates (see
   ///   ``draw(_:cellColumns:status:columns:rows:editedFrom:redrawingAll:into:)``

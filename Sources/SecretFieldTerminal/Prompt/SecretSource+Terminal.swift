@@ -1,3 +1,4 @@
+public import SecretField
 public import SecretSources
 import SecureMemory
 
@@ -6,7 +7,7 @@ extension SecretSource {
   /// `configuration`. Always set.
   ///
   /// A cancelled, timed-out or hung-up prompt is
-  /// `SecretSourceError.Code.promptEnded` with the ``PromptEnding`` in
+  /// `SecretSourceError.Code.promptEnded` with the ``EntryEnding`` in
   /// `SecretSourceError.ending`; no terminal to ask on is
   /// `SecretSourceError.Code.promptFailed` with the ``TerminalError`` in
   /// `SecretSourceError.terminalError`.
@@ -20,7 +21,7 @@ extension SecretSourceError {
   public var terminalError: TerminalError? { cause as? TerminalError }
 
   /// How the terminal prompt ended without a password, for `promptEnded`.
-  public var ending: PromptEnding? { cause as? PromptEnding }
+  public var ending: EntryEnding? { cause as? EntryEnding }
 }
 
 /// The terminal prompt, as a ``SecretSource`` asks through it.
@@ -28,11 +29,11 @@ struct TerminalAsker: SecretAsking {
   var configuration: PromptConfiguration
 
   func ask() throws(SecretSourceError) -> SecureBuffer {
-    let result: PromptResult
+    let result: EntryOutcome<SecureBuffer>
     do { result = try PasswordPrompt(configuration).run() } catch {
       throw SecretSourceError(.promptFailed, errno: error.errno, error.description, cause: error)
     }
-    do { return try result.secret() } catch {
+    do { return try result.answer() } catch {
       throw SecretSourceError(.promptEnded, error.description, cause: error)
     }
   }

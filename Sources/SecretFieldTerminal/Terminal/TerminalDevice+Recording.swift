@@ -1,3 +1,5 @@
+package import ScreenRecording
+
 extension TerminalDevice {
   /// Whether this terminal's session is being recorded, as far as Linux lets
   /// a program see it: set the field's `isCaptured` from

@@ -1,4 +1,5 @@
 import Pinentry
+import SecretField
 import SecureMemory
 
 /// A user interface that answers from a script, for protocol tests. Entered
@@ -17,8 +18,14 @@ struct ScriptedInterface: PinentryInterface {
     }
   }
 
+  /// One answer to `confirm`.
+  enum ConfirmStep: Sendable, Hashable {
+    case confirmed, declined, cancelled, timedOut, fullyCancelled
+    case failed(AssuanError)
+  }
+
   var pinSteps: [PinStep] = []
-  var confirmSteps: [ConfirmResult] = []
+  var confirmSteps: [ConfirmStep] = []
 
   /// What the session asked, in order.
   var pinRequests: [PinRequest] = []
@@ -28,30 +35,39 @@ struct ScriptedInterface: PinentryInterface {
   /// The client's quality estimates, in order.
   var qualityScores: [Int?] = []
 
-  init(pins: [PinStep] = [], confirms: [ConfirmResult] = []) {
+  init(pins: [PinStep] = [], confirms: [ConfirmStep] = []) {
     pinSteps = pins
     confirmSteps = confirms
   }
 
-  mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+  mutating func getPin(
+    _ request: PinRequest, quality: PassphraseQuality?
+  ) throws(AssuanError) -> EntryOutcome<SecureBuffer> {
     pinRequests.append(request)
     qualityOffered.append(quality != nil)
-    guard !pinSteps.isEmpty else { return .failed(.general("script has no more passphrases")) }
+    guard !pinSteps.isEmpty else { throw .general("script has no more passphrases") }
     switch pinSteps.removeFirst() {
     case .enter(let bytes, let estimate):
       let buffer = secureBuffer(bytes)
       if estimate, let quality { qualityScores.append(quality.estimate(buffer)) }
-      return .entered(buffer)
-    case .cancel: return .cancelled
-    case .timeOut: return .timedOut
-    case .fullyCancel: return .fullyCancelled
-    case .fail(let error): return .failed(error)
+      return .submitted(buffer)
+    case .cancel: return .ended(.cancelled(.escape))
+    case .timeOut: return .ended(.timedOut)
+    case .fullyCancel: return .ended(.cancelled(.interrupt))
+    case .fail(let error): throw error
     }
   }
 
-  mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
+  mutating func confirm(_ request: ConfirmRequest) throws(AssuanError) -> EntryOutcome<Void> {
     confirmRequests.append(request)
-    guard !confirmSteps.isEmpty else { return .failed(.general("script has no more answers")) }
-    return confirmSteps.removeFirst()
+    guard !confirmSteps.isEmpty else { throw .general("script has no more answers") }
+    switch confirmSteps.removeFirst() {
+    case .confirmed: return .yes
+    case .declined: return .ended(.declined)
+    case .cancelled: return .ended(.cancelled(.escape))
+    case .timedOut: return .ended(.timedOut)
+    case .fullyCancelled: return .ended(.cancelled(.interrupt))
+    case .failed(let error): throw error
+    }
   }
 }
