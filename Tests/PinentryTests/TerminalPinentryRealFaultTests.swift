@@ -2,6 +2,7 @@ import PinentryTerminal
 import Glibc
 import PTYSupport
 import SecretFieldCLI
+import ToolSupport
 import TestSupport
 import Testing
 
@@ -95,6 +96,39 @@ struct TerminalPinentryRealFaultTests {
     #expect(driver.process.terminatingSignal == SIGSEGV)
     #expect(try driver.terminal.attributes().isRaw)
     #expect(try driver.terminal.screen().bracketedPaste)
+  }
+
+  @Test(
+    "secretfield-window pinentry on its terminal fallback, revealed: a fault masks the line, restores the terminal, prints nothing",
+    .enabled(if: access(secretfieldWindow, X_OK) == 0),
+    arguments: [TestHook.Fault.nullDereference, .abort, .overflowTrap])
+  func windowFallbackRestoredBeforeDeath(_ fault: TestHook.Fault) throws {
+    let directory = try FaultDirectory()
+    let standardError = try Pipe()
+    let driver = try TerminalPinentryDriver(
+      program: secretfieldWindow, arguments: ["pinentry"],
+      environment: ["\(TestHook.faultVariable)=\(fault.rawValue)"],
+      coreDumpsIn: directory.path, standardError: standardError.writeEnd)
+    standardError.closeWriteEnd()
+    try driver.expectOK("SETPROMPT Passphrase:")
+    driver.send("GETPIN")
+    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.type(["q", "z", "x", "\t"])
+    try driver.terminal.waitForScreen("the passphrase revealed") {
+      $0.cursorLine.hasPrefix("Passphrase: qzx")
+    }
+    #expect(try driver.terminal.attributes().isRaw, "control: raw while asking")
+    kill(driver.process.processID, TestHook.faultTrigger)
+    try #require(driver.process.waitForEnd(), "the window program dies")
+    #expect(driver.process.terminatingSignal == fault.signal)
+    let after = try driver.terminal.attributes()
+    #expect(after == driver.terminal.initialAttributes, "\(after)")
+    let screen = try driver.terminal.screen()
+    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+    #expect(!screen.contains("qzx"), "the revealed passphrase stays on the screen:\n\(screen)")
+    let printed = String(decoding: standardError.receiveAll(), as: UTF8.self)
+    #expect(printed == "", "nothing on stderr: no backtrace, no memory")
+    #expect(!driver.process.dumpedCore)
   }
 
   @Test("control: a program started the same way that does not forbid core dumps leaves one")

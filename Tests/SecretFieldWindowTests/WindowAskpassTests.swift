@@ -65,6 +65,20 @@ struct WindowAskpassTests {
     #expect(run.output == "abcd\n")
   }
 
+  @Test("every cut key keeps the text: Ctrl+A then Shift+Delete empties nothing")
+  func everyCutKeyRefused() throws {
+    let display = try VirtualDisplay()
+    let window = try startWindow(["askpass"], display: display)
+    try display.focusWindow(named: Self.title)
+    try display.type("abc")
+    try display.key("ctrl+a", "shift+Delete", "ctrl+Insert", "shift+Insert", "End")
+    try display.type("d")
+    try display.key("Return")
+    let run = try window.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "abcd\n")
+  }
+
   @Test("the timeout ends it with 124 and nothing on stdout")
   func timeout() throws {
     let display = try VirtualDisplay()

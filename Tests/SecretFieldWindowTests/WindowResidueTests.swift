@@ -4,10 +4,12 @@ import TestSupport
 import Testing
 
 /// What the window's process holds of a typed password, read from outside
-/// through `/proc/PID/mem` while the dialog is up: the field's one copy, typed,
-/// revealed and hidden again. The control is GTK's own `GtkPasswordEntry`,
-/// typed and revealed the same way, in which the same scan finds the copy
-/// GTK makes to lay out revealed text.
+/// through `/proc/PID/mem` while the dialog is up, typed, revealed and hidden
+/// again: nothing, since the field is in secret memory, which root cannot
+/// read. The controls: the same window with its field in sodium memory, where
+/// the scan finds the field's one copy, and GTK's own `GtkPasswordEntry`,
+/// typed and revealed the same way, in which it finds the copy GTK makes to
+/// lay out revealed text.
 @Suite(
   "secretfield-window: revealing draws the password without copying it",
   .enabled(
@@ -23,27 +25,43 @@ struct WindowResidueTests {
     return (marker, String(decoding: plain, as: UTF8.self))
   }
 
-  @Test("typed: one copy, the field's; revealed: still one; hidden again: one")
-  func revealLeavesOneCopy() throws {
+  /// Where the window keeps its field: secret memory, as it does, or, for the
+  /// control, the sodium memory the tests' variable asks for, which shows
+  /// that the scan reads the field's pages when they can be read.
+  enum FieldMemory: String, CaseIterable, CustomTestStringConvertible {
+    case secret = "secret memory: no copy a root scan can read"
+    case sodium = "control, sodium memory: the field's one copy is found"
+
+    var testDescription: String { rawValue }
+    var environment: [String: String?] {
+      self == .sodium ? ["SECRETFIELD_TEST_SODIUM_MEMORY": "1"] : [:]
+    }
+    var expectedCopies: Int { self == .secret ? 0 : 1 }
+    /// Screenshots of the two run side by side: a name each.
+    var artifactSuffix: String { self == .secret ? "secret" : "sodium" }
+  }
+
+  @Test("typed, revealed, hidden again: no copy but the field's", arguments: FieldMemory.allCases)
+  func revealLeavesNoCopy(_ memory: FieldMemory) throws {
     let (marker, text) = Self.typedMarker()
     let display = try VirtualDisplay()
-    let window = try startWindow(["askpass"], display: display)
+    let window = try startWindow(["askpass"], display: display, environment: memory.environment)
     try display.focusWindow(named: "secretfield-askpass")
     try display.type(text)
-    _ = try display.settledScreenshot(artifact: "residue-typed")
+    _ = try display.settledScreenshot(artifact: "residue-typed-\(memory.artifactSuffix)")
     let typed = try ResidueScanner(processID: window.processID).scan(for: marker)
     try display.key("Tab")
-    _ = try display.settledScreenshot(artifact: "residue-revealed")
+    _ = try display.settledScreenshot(artifact: "residue-revealed-\(memory.artifactSuffix)")
     let revealed = try ResidueScanner(processID: window.processID).scan(for: marker)
     try display.key("Tab")
-    _ = try display.settledScreenshot(artifact: "residue-hidden")
+    _ = try display.settledScreenshot(artifact: "residue-hidden-\(memory.artifactSuffix)")
     let hidden = try ResidueScanner(processID: window.processID).scan(for: marker)
     try display.key("Escape")
     let run = try window.finish()
     #expect(run.status == 1)
-    #expect(typed.copies == 1, "\(typed)")
-    #expect(revealed.copies == 1, "\(revealed)")
-    #expect(hidden.copies == 1, "\(hidden)")
+    #expect(typed.copies == memory.expectedCopies, "\(typed)")
+    #expect(revealed.copies == memory.expectedCopies, "\(revealed)")
+    #expect(hidden.copies == memory.expectedCopies, "\(hidden)")
   }
 
   @Test("control: GtkPasswordEntry, revealed, holds a second copy the scan finds")

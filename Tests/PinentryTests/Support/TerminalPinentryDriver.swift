@@ -7,6 +7,9 @@ import Testing
 
 /// `pinentry-secretfield` built beside the tests.
 let pinentrySecretfield = builtExecutable("pinentry-secretfield")
+/// `secretfield-window`, whose `pinentry` falls back to the terminal without a
+/// display.
+let secretfieldWindow = builtExecutable("secretfield-window")
 
 /// A user's terminal with our pinentry asking on it, driven as gpg-agent
 /// drives a pinentry.
@@ -33,7 +36,7 @@ final class TerminalPinentryDriver {
   /// `core_pattern` is a relative `core`), so a core it wrote would be there;
   /// `standardError` takes its descriptor 2.
   init(
-    namesTerminal: Bool = true, arguments: [String] = [],
+    program: String = pinentrySecretfield, namesTerminal: Bool = true, arguments: [String] = [],
     terminalOptions: TerminalSession.Options = TerminalSession.Options(),
     environment: [String] = [], coreDumpsIn directory: String? = nil,
     standardError: Int32? = nil
@@ -42,7 +45,7 @@ final class TerminalPinentryDriver {
       executable: "/bin/sleep", arguments: ["3600"], options: terminalOptions)
     requests = try Pipe()
     responses = try Pipe()
-    let start = Self.start(pinentrySecretfield, arguments: arguments, coreDumpsIn: directory)
+    let start = Self.start(program, arguments: arguments, coreDumpsIn: directory)
     process = try ChildProcess(
       start.path, arguments: start.arguments,
       environment: ["TERM=xterm-256color", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + environment,

@@ -192,6 +192,24 @@ final class SpawnedProgram {
   private var outputBytes: [UInt8] = []
   private var errorBytes: [UInt8] = []
 
+  /// Waits until the program has written `text` to its standard error,
+  /// reading as it comes; false when it ended first, or after `limit`, a
+  /// guard against a program that never writes it.
+  func waitForStandardError(containing text: String, within limit: Duration = .seconds(60)) -> Bool
+  {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+      drain()
+      if String(decoding: errorBytes, as: UTF8.self).contains(text) { return true }
+      guard isRunning else { return false }
+      usleep(20_000)
+    }
+    return false
+  }
+
+  /// Ends the program at once (`SIGKILL`).
+  func forceQuit() { if isRunning { Glibc.kill(processID, SIGKILL) } }
+
   /// Reads what the pipes hold now, without waiting.
   private func drain() {
     for (descriptor, isOutput) in [(output, true), (error, false)] {
