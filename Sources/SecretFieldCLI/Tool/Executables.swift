@@ -1,7 +1,7 @@
 import SecretFieldTerminal
 import SecureMemory
 
-/// The way in for the three executables.
+/// The way in for the executables.
 ///
 /// `SecretFieldCLI` is not a library for other tools: it has no product and
 /// declares nothing `public`. What the executables and the package's tests
@@ -31,6 +31,20 @@ package enum Executables {
     let hardening = ProcessHardening.apply()
     TestHook.armFaultIfAsked()
     let status = AskpassCommand.run(arguments, hardening: hardening)
+    TestHook.stopBeforeExitIfAsked()
+    SecretFieldTool.exit(status)
+  }
+
+  /// `git-credential-secretfield`: `secretfield credential`
+  /// (``CredentialCommand``), its messages and `--version` under the helper's
+  /// name.
+  package static func credentialHelper(_ arguments: [String]) -> Never {
+    FaultHandler.install()
+    let hardening = ProcessHardening.apply()
+    TestHook.armFaultIfAsked()
+    let status = SecretFieldTool.run(
+      [CredentialCommand.name] + arguments,
+      context: CommandContext(toolName: CredentialCommand.helperName), hardening: hardening)
     TestHook.stopBeforeExitIfAsked()
     SecretFieldTool.exit(status)
   }
