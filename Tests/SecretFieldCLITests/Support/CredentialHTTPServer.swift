@@ -39,14 +39,13 @@ final class CredentialHTTPServer {
         "/usr/bin/git", ["clone", "-q", "--bare", work, root + "/" + name], environment: plain)
       guard run.status == 0 else { throw HarnessError("git clone --bare: \(run.error)") }
     }
-    try Self.script.write(toFile: directory + "/server.py")
     try "".write(toFile: directory + "/requests.log")
     try Self.writeAccounts(accounts, to: directory + "/accounts.json")
 
     let output = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = [
-      directory + "/server.py", root, directory + "/accounts.json", directory + "/requests.log",
+      Self.script, root, directory + "/accounts.json", directory + "/requests.log",
     ]
     process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
     process.standardInput = FileHandle.nullDevice
@@ -75,6 +74,12 @@ final class CredentialHTTPServer {
     }
   }
 
+  /// The server's program, kept with the install test's checks, which run it too.
+  static let script =
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+    + "/Packaging/tests/git-http-server.py"
+
   /// Changes the accounts: the next request is checked against these.
   func setAccounts(_ accounts: [String: (user: String, password: String)]) throws {
     let path = directory + "/accounts.json"
@@ -95,79 +100,4 @@ final class CredentialHTTPServer {
     let data = try JSONSerialization.data(withJSONObject: object)
     try String(decoding: data, as: UTF8.self).write(toFile: path)
   }
-
-  private static let script = #"""
-    import base64, json, subprocess, sys
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    root, accounts_file, log_file = sys.argv[1:4]
-
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            self.serve()
-
-        def do_POST(self):
-            self.serve()
-
-        def serve(self):
-            path, _, query = self.path.partition("?")
-            repository = path.lstrip("/").split("/")[0]
-            with open(accounts_file) as accounts:
-                expected = json.load(accounts).get(repository)
-            header = self.headers.get("Authorization", "")
-            accepted = False
-            if expected and header.startswith("Basic "):
-                try:
-                    user, _, password = base64.b64decode(header[6:]).decode().partition(":")
-                    accepted = [user, password] == expected
-                except Exception:
-                    accepted = False
-            with open(log_file, "a") as log:
-                log.write(f"{repository} {'ok' if accepted else 'refused' if header else 'none'}\n")
-            if not accepted:
-                self.send_response(401)
-                self.send_header("WWW-Authenticate", 'Basic realm="secretfield test"')
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            environment = {
-                "PATH": "/usr/bin:/bin", "GIT_PROJECT_ROOT": root, "GIT_HTTP_EXPORT_ALL": "1",
-                "GIT_CONFIG_NOSYSTEM": "1", "HOME": root, "REQUEST_METHOD": self.command,
-                "PATH_INFO": path, "QUERY_STRING": query, "REMOTE_USER": expected[0],
-                "REMOTE_ADDR": "127.0.0.1", "CONTENT_LENGTH": str(len(body)),
-                "CONTENT_TYPE": self.headers.get("Content-Type", ""),
-            }
-            for name, variable in (("Content-Encoding", "HTTP_CONTENT_ENCODING"),
-                                   ("Git-Protocol", "HTTP_GIT_PROTOCOL")):
-                if self.headers.get(name):
-                    environment[variable] = self.headers.get(name)
-            output = subprocess.run(["/usr/bin/git", "http-backend"], input=body,
-                                    env=environment, capture_output=True).stdout
-            separator = b"\r\n\r\n" if b"\r\n\r\n" in output else b"\n\n"
-            head, _, payload = output.partition(separator)
-            status, headers = 200, []
-            for line in head.decode("latin-1").splitlines():
-                name, _, value = line.partition(":")
-                if name.lower() == "status":
-                    status = int(value.split()[0])
-                elif name:
-                    headers.append((name, value.strip()))
-            self.send_response(status)
-            for name, value in headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
-    """#
 }
