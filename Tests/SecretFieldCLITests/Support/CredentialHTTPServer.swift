@@ -47,7 +47,9 @@ final class CredentialHTTPServer {
     process.arguments = [
       Self.script, root, directory + "/accounts.json", directory + "/requests.log",
     ]
-    process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    process.environment = [
+      "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+    ]
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
