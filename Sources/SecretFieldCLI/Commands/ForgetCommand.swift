@@ -7,8 +7,7 @@ package struct ForgetCommand: Command {
   /// `forget`.
   package static let name = "forget"
   /// One line for the tool's list.
-  package static let summary =
-    "remove passphrases cached with --keyname, or git credentials, from the kernel keyring"
+  package static let summary = "remove cached passphrases or git credentials from the keyring"
   /// The text of `--help`.
   package static let help = """
     Usage: secretfield forget NAME

@@ -40,8 +40,7 @@ package struct CredentialCommand: Command {
   /// `git config credential.helper secretfield`.
   package static let helperName = "git-credential-secretfield"
   /// One line for the tool's list.
-  package static let summary =
-    "git's credential helper: asks once, caches what the server took in the kernel keyring"
+  package static let summary = "git's credential helper, caching in the kernel keyring"
   /// The text of `--help`.
   package static let help = """
     Usage: secretfield credential [OPTIONS] get|store|erase
