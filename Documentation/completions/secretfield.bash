@@ -39,7 +39,8 @@ _secretfield() {
   done
 
   if [[ -z $command ]]; then
-    COMPREPLY=($(compgen -W 'prompt hash verify forget doctor agent help --help --version' \
+    COMPREPLY=($(compgen -W 'prompt hash verify credential forget doctor agent help --help
+      --version' \
       -- "$cur"))
     return
   fi
@@ -57,7 +58,8 @@ _secretfield() {
       _filedir
       return
       ;;
-    --prompt | --timeout | --mask | --min-length | --keyname | --cache-timeout)
+    --prompt | --timeout | --mask | --min-length | --keyname | --cache-timeout | \
+      --input-timeout | --git)
       return
       ;;
   esac
@@ -73,14 +75,19 @@ _secretfield() {
     hash) options="--strength $_secretfield_prompt_options" ;;
     verify) options="--hash-file $_secretfield_prompt_options" ;;
     agent) options='--query --watch --list --console --console= --user --help --version' ;;
-    forget | doctor) options='--help --version' ;;
+    credential)
+      options='--timeout --input-timeout --help --version'
+      [[ $cur == -* ]] || options='get store erase'
+      ;;
+    forget) options='--git --help --version' ;;
+    doctor) options='--help --version' ;;
     help)
-      COMPREPLY=($(compgen -W 'prompt hash verify forget doctor agent' -- "$cur"))
+      COMPREPLY=($(compgen -W 'prompt hash verify credential forget doctor agent' -- "$cur"))
       return
       ;;
     *) return ;;
   esac
-  if [[ $cur == -* || $command == doctor || $command == agent ]]; then
+  if [[ $cur == -* || $command == doctor || $command == agent || $command == credential ]]; then
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
     [[ ${COMPREPLY-} == *= ]] && compopt -o nospace 2>/dev/null
   fi

@@ -1,19 +1,20 @@
 # fish completion for secretfield
 # (installed as /usr/share/fish/vendor_completions.d/secretfield.fish).
 
-set -l commands prompt hash verify forget doctor agent help
+set -l commands prompt hash verify credential forget doctor agent help
 complete -c secretfield -f
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a prompt -d 'Ask for a password on the terminal; print it to standard output'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a hash -d 'Ask for a new password twice; print its Argon2id hash'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a verify -d 'Ask for a password; check it against a hash'
-complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Remove passphrases cached in the kernel keyring'
+complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a credential -d 'The credential helper of git, caching in the kernel keyring'
+complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Remove passphrases or git credentials cached in the kernel keyring'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Measure what protection a password gets here'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a agent -d 'Answer systemd password requests'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a help -d 'Show the help of a command'
 complete -c secretfield -s h -l help -d 'Show the help'
 complete -c secretfield -l version -d 'Show the version'
 
-complete -c secretfield -n '__fish_seen_subcommand_from help' -a 'prompt hash verify forget doctor agent'
+complete -c secretfield -n '__fish_seen_subcommand_from help' -a 'prompt hash verify credential forget doctor agent'
 
 # The prompt options: prompt, hash and verify.
 set -l asking '__fish_seen_subcommand_from prompt hash verify'
@@ -41,3 +42,8 @@ complete -c secretfield -n '__fish_seen_subcommand_from agent' -l watch -d 'Keep
 complete -c secretfield -n '__fish_seen_subcommand_from agent' -l list -d 'Print what is waiting'
 complete -c secretfield -n '__fish_seen_subcommand_from agent' -l console -d 'Ask on /dev/console, or --console=DEVICE'
 complete -c secretfield -n '__fish_seen_subcommand_from agent' -l user -d "The user's requests"
+
+complete -c secretfield -n '__fish_seen_subcommand_from credential; and not __fish_seen_subcommand_from get store erase' -a 'get store erase' -d 'What git asks'
+complete -c secretfield -n '__fish_seen_subcommand_from credential' -l timeout -x -d 'Forget a credential after S seconds (default 900)'
+complete -c secretfield -n '__fish_seen_subcommand_from credential' -l input-timeout -x -d 'Give up when the request has not ended after S seconds'
+complete -c secretfield -n '__fish_seen_subcommand_from forget' -l git -x -d 'Remove the git credentials cached for URL'

@@ -28,9 +28,14 @@ gnupg_home=""
 ssh_agent=""
 xvfb=""
 askpass=""
+git_server=""
+git_key=""
 stop_peers() {
   local process
-  for process in "$askpass" "$xvfb"; do
+  if [[ -n "$git_key" ]]; then
+    keyctl search @u user "$git_key" 2> /dev/null | xargs -r keyctl invalidate 2> /dev/null || true
+  fi
+  for process in "$askpass" "$xvfb" "$git_server"; do
     if [[ -n "$process" ]]; then
       kill "$process" 2> /dev/null || true
       wait "$process" 2> /dev/null || true
@@ -138,9 +143,14 @@ sed -n 's/^ \(Stack clash protection\|Control flow integrity\): /    (\1: /p' "$
 
 # --- the manual ------------------------------------------------------------------
 
-for page in secretfield secretfield-askpass pinentry-secretfield secretfield-window; do
+for page in secretfield secretfield-askpass pinentry-secretfield secretfield-window \
+  git-credential-secretfield; do
   path="$(man -w "$page")" || fail "man -w $page: not found"
-  [[ "$path" == "/usr/share/man/man1/$page.1.gz" ]] || fail "man -w $page: $path"
+  expected="/usr/share/man/man1/$page.1.gz"
+  # git-credential-secretfield(1) is a link to secretfield(1), which man names.
+  [[ "$page" == git-credential-secretfield && -L "$expected" ]] &&
+    expected=/usr/share/man/man1/secretfield.1.gz
+  [[ "$path" == "$expected" ]] || fail "man -w $page: $path"
   LC_ALL=C.UTF-8 man --warnings -E UTF-8 -l -Tutf8 -Z "$path" > /dev/null 2> "$work/man.err" ||
     fail "man could not format $path"
   [[ ! -s "$work/man.err" ]] || fail "man warns about $page(1): $(cat "$work/man.err")"
@@ -157,7 +167,7 @@ LC_ALL=C.UTF-8 MANWIDTH=80 man -P cat secretfield-window > "$work/man-window.txt
 grep -q 'secretfield-window - askpass and pinentry that ask in a window' "$work/man-window.txt" ||
   fail "man secretfield-window does not render its NAME line"
 check "man secretfield renders ($(wc -l < "$work/man.txt") lines), secretfield-window" \
-  "($(wc -l < "$work/man-window.txt")), and the other two pages without warnings"
+  "($(wc -l < "$work/man-window.txt")), and the other pages without warnings"
 
 # --- the pinentry alternative and gpg-agent ----------------------------------------
 
@@ -217,6 +227,58 @@ SSH_AUTH_SOCK="$work/agent" ssh-add -l > "$work/keys.out" || true
 grep -q "$fingerprint" "$work/keys.out" || fail "ssh-agent does not hold the key: $(cat "$work/keys.out")"
 check "ssh-add, with SSH_ASKPASS=/usr/bin/secretfield-askpass, added the key"
 
+# --- git and its credential helper ---------------------------------------------------
+
+# git clone over HTTP from git http-backend behind a server that checks the
+# password (git-http-server.py), with credential.helper=secretfield, as the
+# README says to set it: git finds /usr/bin/git-credential-secretfield on
+# PATH. The first clone asks in the helper's form on a pty; the server takes
+# the password, git tells the helper to store it, and the second clone gets
+# it from the kernel keyring without asking (the step would wait for the form
+# and fail). HOME is a directory of the test and GIT_CONFIG_NOSYSTEM is set:
+# no git configuration of the machine is read or written.
+[[ "$(/usr/bin/git-credential-secretfield --version)" == "git-credential-secretfield $version" ]] ||
+  fail "git-credential-secretfield --version: $(/usr/bin/git-credential-secretfield --version)"
+git_work="$work/git"
+mkdir -p "$git_work/home"
+plain_git=(env -i PATH=/usr/bin:/bin HOME="$git_work/home" GIT_CONFIG_NOSYSTEM=1 git)
+"${plain_git[@]}" init -q "$git_work/work"
+"${plain_git[@]}" -C "$git_work/work" -c user.name=Test -c user.email=test@example.invalid \
+  commit -q --allow-empty -m first
+"${plain_git[@]}" clone -q --bare "$git_work/work" "$git_work/repositories/a.git"
+echo '{"a.git": ["alice", "installed horse"]}' > "$git_work/accounts.json"
+"$here/git-http-server.py" "$git_work/repositories" "$git_work/accounts.json" \
+  "$git_work/requests.log" > "$git_work/port" 2> "$git_work/server.err" &
+git_server=$!
+for _ in $(seq 300); do
+  [[ -s "$git_work/port" ]] && break
+  kill -0 "$git_server" 2> /dev/null || break
+  sleep 0.05
+done
+port="$(head -1 "$git_work/port" 2> /dev/null)"
+[[ "$port" =~ ^[0-9]+$ ]] || fail "the git server did not start: $(cat "$git_work/server.err")"
+url="http://127.0.0.1:$port/a.git"
+git_key="secretfield-git;protocol=http;host=127.0.0.1:$port;username=alice"
+git_env=(--env HOME="$git_work/home" --env GIT_CONFIG_NOSYSTEM=1 --env GIT_TERMINAL_PROMPT=0)
+"$session" "${git_env[@]}" "wait:git: http://127.0.0.1:$port" "wait:Username:" \
+  "type:alice" "type:\r" "type:installed horse" "wait:Password: •••••••••••••••" "type:\r" \
+  exit:0 -- git -c credential.helper=secretfield clone -q "$url" "$git_work/clone1" ||
+  fail "git clone did not get the credential typed into git-credential-secretfield's form"
+keyctl search @u user "$git_key" > /dev/null 2>&1 ||
+  fail "git-credential-secretfield did not cache the credential the server took"
+"$session" "${git_env[@]}" --timeout 30 exit:0 \
+  -- git -c credential.helper=secretfield clone -q "$url" "$git_work/clone2" ||
+  fail "the second git clone asked again, or failed"
+[[ "$(grep -c '^a.git ok$' "$git_work/requests.log")" -ge 2 ]] ||
+  fail "the server did not take the credential twice: $(cat "$git_work/requests.log")"
+/usr/bin/secretfield forget --git "http://127.0.0.1:$port" ||
+  fail "secretfield forget --git failed"
+keyctl search @u user "$git_key" > /dev/null 2>&1 &&
+  fail "secretfield forget --git left the credential cached"
+git_key=""
+check "git clone with credential.helper=secretfield: asked once on a pty, then from the" \
+  "keyring; forget --git removed it"
+
 # --- completions -------------------------------------------------------------------
 
 # bash-completion loads /usr/share/bash-completion/completions/NAME on first use.
@@ -238,6 +300,8 @@ complete_bash() {
   fail "bash: 'pinentry-secretfield --ttyn' does not complete to --ttyname"
 [[ "$(complete_bash secretfield-window ask)" == askpass ]] ||
   fail "bash: 'secretfield-window ask' completes to '$(complete_bash secretfield-window ask)'"
+[[ "$(complete_bash secretfield credential st)" == store ]] ||
+  fail "bash: 'secretfield credential st' does not complete to store"
 check "bash completes 'secretfield pro' to 'secretfield prompt', 'secretfield-window ask' to askpass"
 if command -v zsh > /dev/null; then
   timeout 30 zsh "$here/zsh-complete.zsh" 'secretfield pro' "$work/zsh.out" ||

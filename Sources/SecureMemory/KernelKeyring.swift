@@ -183,6 +183,37 @@ public struct KernelKeyring: Sendable {
     return true
   }
 
+  /// The names of the live keys of type `user` owned by this user that the
+  /// user keyring links and that start with `prefix`, in the keyring's order.
+  /// Reads no payload: `KEYCTL_READ` on the keyring (the serials), then
+  /// `KEYCTL_DESCRIBE` on each; a key that expired, was revoked or may not be
+  /// viewed is passed over.
+  ///
+  /// For a cache whose names are structured (`app;field=value;...`) and
+  /// looked up by some of their fields, where `KEYCTL_SEARCH` needs the whole
+  /// name.
+  ///
+  /// - Throws: ``KeyringError``: `unreachable`, `accessDenied`.
+  /// - Complexity: one system call, plus one for each key the keyring links.
+  package func names(startingWith prefix: String) throws(KeyringError) -> [String] {
+    let serials: [Int32]
+    switch Kernel.Keyring.userKeyringSerials() {
+    case .success(let found): serials = found
+    case .failure(let failure):
+      if Self.isGone(failure.errno) { return [] }
+      throw .failed(failure, name: "@u")
+    }
+    let user = getuid()
+    var names: [String] = []
+    for serial in serials {
+      guard case .success(let key) = Kernel.Keyring.describe(serial),
+        key.type == Kernel.Keyring.userType, key.uid == user, key.description.hasPrefix(prefix)
+      else { continue }
+      names.append(key.description)
+    }
+    return names
+  }
+
   // MARK: Internals
 
   private func search(_ name: String) throws(KeyringError) -> Int? {

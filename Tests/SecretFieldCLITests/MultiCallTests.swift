@@ -4,9 +4,10 @@ import SecretFieldCLI
 import Testing
 
 /// The package ships one binary, `secretfield`, and installs
-/// `secretfield-askpass` and `pinentry-secretfield` as links to it; gpg-agent
-/// starts the `pinentry` alternative as `pinentry`.
-@Suite("One binary, three programs, chosen by the name it was started by")
+/// `secretfield-askpass`, `pinentry-secretfield` and
+/// `git-credential-secretfield` as links to it; gpg-agent starts the
+/// `pinentry` alternative as `pinentry`.
+@Suite("One binary, four programs, chosen by the name it was started by")
 struct MultiCallTests {
   struct Case: CustomTestStringConvertible, Sendable {
     let name: String
@@ -28,6 +29,8 @@ struct MultiCallTests {
       Case(name: "/usr/bin/pinentry", program: .pinentry),
       Case(name: "pinentry", program: .pinentry),
       Case(name: "/opt/pinentry/bin/secretfield", program: .tool),
+      Case(name: "git-credential-secretfield", program: .credentialHelper),
+      Case(name: "/usr/bin/git-credential-secretfield", program: .credentialHelper),
     ])
   func program(_ testCase: Case) {
     #expect(Executables.Program(invokedAs: testCase.name) == testCase.program)
@@ -45,6 +48,7 @@ struct MultiCallTests {
       Link(name: "secretfield-askpass", version: "secretfield-askpass"),
       Link(name: "pinentry-secretfield", version: "pinentry-secretfield"),
       Link(name: "pinentry", version: "pinentry-secretfield"),
+      Link(name: "git-credential-secretfield", version: "git-credential-secretfield"),
       Link(name: "secretfield", version: "secretfield"),
     ])
   func link(_ link: Link) throws {

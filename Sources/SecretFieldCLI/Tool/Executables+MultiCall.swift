@@ -1,8 +1,8 @@
 extension Executables {
   /// The programs one `secretfield` binary can be, chosen by the name it was
-  /// started by, as busybox does: the package installs `secretfield-askpass`
-  /// and `pinentry-secretfield` as links to it, so the statically linked
-  /// Swift runtime ships once.
+  /// started by, as busybox does: the package installs `secretfield-askpass`,
+  /// `pinentry-secretfield` and `git-credential-secretfield` as links to it,
+  /// so the statically linked Swift runtime ships once.
   package enum Program: Sendable, Hashable {
     /// `secretfield` and its commands.
     case tool
@@ -10,15 +10,21 @@ extension Executables {
     case askpass
     /// `pinentry-secretfield`.
     case pinentry
+    /// `git-credential-secretfield`: `secretfield credential`.
+    case credentialHelper
 
     /// The program for `name`, the first word of `argv` (a path or a bare
-    /// name): a last path component that contains `askpass` is the askpass,
+    /// name): a last path component that starts with `git-credential-` is
+    /// the credential helper (git runs `git credential-secretfield` as
+    /// `git-credential-secretfield`), one that contains `askpass` the askpass,
     /// one that contains `pinentry` the pinentry (gpg-agent starts
     /// `/usr/bin/pinentry`, the `pinentry` alternative, as `pinentry`), and
     /// any other the tool.
     package init(invokedAs name: String) {
       let base = name.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-      if base.contains("askpass") {
+      if base.hasPrefix("git-credential-") {
+        self = .credentialHelper
+      } else if base.contains("askpass") {
         self = .askpass
       } else if base.contains("pinentry") {
         self = .pinentry
@@ -36,6 +42,7 @@ extension Executables {
     case .tool: secretfield(rest)
     case .askpass: askpass(rest)
     case .pinentry: pinentry(rest)
+    case .credentialHelper: credentialHelper(rest)
     }
   }
 }

@@ -1,6 +1,6 @@
 import ToolSupport
 
-/// The way in for the three executables.
+/// The way in for the executables.
 ///
 /// `SecretFieldCLI` is not a library for other tools: it has no product and
 /// declares nothing `public`. What the executables and the package's tests
@@ -22,6 +22,20 @@ package enum Executables {
   /// `secretfield-askpass`: the askpass helper (``AskpassCommand``).
   package static func askpass(_ arguments: [String]) -> Never {
     ProcessStart.run { hardening in AskpassCommand.run(arguments, hardening: hardening) }
+  }
+
+  /// `git-credential-secretfield`: `secretfield credential`
+  /// (``CredentialCommand``), its messages and `--version` under the helper's
+  /// name.
+  package static func credentialHelper(_ arguments: [String]) -> Never {
+    FaultHandler.install()
+    let hardening = ProcessHardening.apply()
+    TestHook.armFaultIfAsked()
+    let status = SecretFieldTool.run(
+      [CredentialCommand.name] + arguments,
+      context: CommandContext(toolName: CredentialCommand.helperName), hardening: hardening)
+    TestHook.stopBeforeExitIfAsked()
+    SecretFieldTool.exit(status)
   }
 
   /// `pinentry-secretfield`: the terminal pinentry (``PinentryProgram``).

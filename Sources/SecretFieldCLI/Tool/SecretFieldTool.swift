@@ -15,8 +15,7 @@ package enum SecretFieldTool {
   /// The commands, in the order `--help` lists them.
   static let commands: [any Command.Type] = [
     PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
-    ForgetCommand.self,
-    DoctorCommand.self,
+    CredentialCommand.self, ForgetCommand.self, DoctorCommand.self,
   ]
 
   /// The text of `secretfield --help`.
@@ -84,7 +83,8 @@ package enum SecretFieldTool {
       return .success
     }
     if ArgumentScanner.contains(["--version"], in: rest) {
-      context.printOutput("\(name) \(version)\n")
+      // Under the name it was started by: git-credential-secretfield.
+      context.printOutput("\(context.toolName) \(version)\n")
       return .success
     }
     return command.parseAndRun(rest, context: context, hardening: hardening)

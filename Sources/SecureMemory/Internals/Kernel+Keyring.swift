@@ -98,6 +98,66 @@ extension Kernel {
       }.failure
     }
 
+    /// `keyctl(KEYCTL_READ, KEY_SPEC_USER_KEYRING, ...)`: the serials of the
+    /// keys the user keyring links, asked for their size first and read again
+    /// when the list grew meanwhile. Not secret: numbers.
+    static func userKeyringSerials() -> Result<[Int32], Failure> {
+      var room = 64
+      while true {
+        var serials = [Int32](repeating: 0, count: room)
+        let answered = serials.withUnsafeMutableBytes { bytes in
+          answer(call: "keyctl(KEYCTL_READ)") {
+            secretfield_keyctl(
+              KEYCTL_READ, UInt(bitPattern: userKeyring), UInt(bitPattern: bytes.baseAddress),
+              UInt(bytes.count), 0)
+          }
+        }
+        switch answered {
+        case .failure(let failure): return .failure(failure)
+        case .success(let size):
+          let count = size / MemoryLayout<Int32>.size
+          if count <= room { return .success(Array(serials[..<count])) }
+          room = count + 16
+        }
+      }
+    }
+
+    /// `keyctl(KEYCTL_DESCRIBE, serial, ...)`: the key's type, owner and
+    /// description, from the kernel's `type;uid;gid;perm;description`. Fails
+    /// with `EKEYEXPIRED` or `EKEYREVOKED` for a dead key, `EACCES` for one
+    /// this process may not view.
+    static func describe(_ serial: Int32) -> Result<
+      (type: String, uid: UInt32, description: String), Failure
+    > {
+      var room = 256
+      while true {
+        var text = [UInt8](repeating: 0, count: room)
+        let answered = text.withUnsafeMutableBytes { bytes in
+          answer(call: "keyctl(KEYCTL_DESCRIBE)") {
+            secretfield_keyctl(
+              KEYCTL_DESCRIBE, UInt(bitPattern: Int(serial)), UInt(bitPattern: bytes.baseAddress),
+              UInt(bytes.count), 0)
+          }
+        }
+        switch answered {
+        case .failure(let failure): return .failure(failure)
+        case .success(let size) where size > room:
+          room = size
+        case .success(let size):
+          // The size counts the terminating NUL.
+          let fields = text[..<max(0, size - 1)].split(
+            separator: UInt8(ascii: ";"), maxSplits: 4, omittingEmptySubsequences: false)
+          guard fields.count == 5, let uid = UInt32(String(decoding: fields[1], as: UTF8.self))
+          else { return .failure(Failure(errno: EINVAL, call: "keyctl(KEYCTL_DESCRIBE)")) }
+          return .success(
+            (
+              String(decoding: fields[0], as: UTF8.self), uid,
+              String(decoding: fields[4], as: UTF8.self)
+            ))
+        }
+      }
+    }
+
     private static func answer(call: String, _ body: () -> Int) -> Answer {
       let result = body()
       return result >= 0 ? .success(result) : .failure(Failure(errno: Kernel.errno, call: call))

@@ -1,0 +1,133 @@
+/// Why `secretfield credential` did not do what git asked, in words a user
+/// can act on. Nothing of a secret is ever in it: the request's lines are
+/// named by number and key, never quoted.
+///
+/// Compare by ``code``; show ``description``. Each code has its exit status
+/// (``status``); nothing is cached and nothing is written to git when one is
+/// thrown.
+package struct CredentialError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong. Compare with the static members.
+  package struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Value: String, Hashable, Sendable {
+      case malformedLine, nulByte, valueTooLong, requestTooLong, duplicateKey, missingKey
+      case invalidValue, lineBreak, inputTimedOut, readFailed, secureMemoryFailed
+      case cacheFailed, writeFailed
+    }
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// A line without `=`, or with nothing before it.
+    package static let malformedLine = Code(.malformedLine)
+    /// A NUL byte in the request, which the protocol never carries.
+    package static let nulByte = Code(.nulByte)
+    /// A value longer than ``CredentialRequest/valueLimit``.
+    package static let valueTooLong = Code(.valueTooLong)
+    /// A request longer than ``CredentialRequest/requestLimit`` in all.
+    package static let requestTooLong = Code(.requestTooLong)
+    /// A key given twice (an array key, ending in `[]`, may repeat).
+    package static let duplicateKey = Code(.duplicateKey)
+    /// A key the operation needs is missing (`protocol`, `host`; for
+    /// `store`, `username` and `password`).
+    package static let missingKey = Code(.missingKey)
+    /// A value that cannot be taken: not UTF-8, a `url` that holds a
+    /// password or has no protocol, a `password_expiry_utc` that is no
+    /// number.
+    package static let invalidValue = Code(.invalidValue)
+    /// A user name or password with a line break or a NUL in it, which the
+    /// protocol would split or cut.
+    package static let lineBreak = Code(.lineBreak)
+    /// The request did not end (a blank line, or end of input) before the
+    /// input deadline.
+    package static let inputTimedOut = Code(.inputTimedOut)
+    /// Reading standard input failed.
+    package static let readFailed = Code(.readFailed)
+    /// Secure memory for the request or the answer could not be had.
+    package static let secureMemoryFailed = Code(.secureMemoryFailed)
+    /// The kernel keyring refused to cache, read or remove.
+    package static let cacheFailed = Code(.cacheFailed)
+    /// The answer could not be written to git.
+    package static let writeFailed = Code(.writeFailed)
+
+    /// The code's name, as in `duplicateKey`.
+    package var description: String { value.rawValue }
+  }
+
+  /// What went wrong.
+  package let code: Code
+  /// A sentence that says what went wrong and what to do about it.
+  package let description: String
+
+  /// An error of `code` with `description`.
+  package init(_ code: Code, _ description: String) {
+    self.code = code
+    self.description = description
+  }
+
+  /// The status the command exits with: 124 for the input deadline, 1 for
+  /// every other failure.
+  package var status: ExitStatus {
+    code == .inputTimedOut ? .timedOut : .cancelled
+  }
+}
+
+extension CredentialError {
+  static func malformed(line: Int, _ why: String) -> Self {
+    Self(
+      .malformedLine,
+      "line \(line) of the request is not a key=value line (\(why)); git sends one "
+        + "attribute a line, such as host=example.com")
+  }
+
+  static func nul(line: Int) -> Self {
+    Self(
+      .nulByte,
+      "line \(line) of the request holds a NUL byte, which git's credential protocol never "
+        + "carries; nothing was done")
+  }
+
+  static func valueTooLong(line: Int, key: String) -> Self {
+    Self(
+      .valueTooLong,
+      "the value of \(key) on line \(line) is longer than \(CredentialRequest.valueLimit / 1024) "
+        + "KiB; nothing was done")
+  }
+
+  static func requestTooLong() -> Self {
+    Self(
+      .requestTooLong,
+      "the request is longer than \(CredentialRequest.requestLimit / 1024) KiB without a blank "
+        + "line; nothing was done")
+  }
+
+  static func duplicate(_ key: String, line: Int) -> Self {
+    Self(
+      .duplicateKey,
+      "\(key) is given twice (again on line \(line)); git sends each attribute once, so "
+        + "nothing was done")
+  }
+
+  static func missing(_ key: String, for operation: String) -> Self {
+    Self(
+      .missingKey,
+      "the request has no \(key)=, which \(operation) needs; git sends it (for a "
+        + "test by hand: protocol=https, host=example.com, then a blank line)")
+  }
+
+  static func invalid(_ key: String, line: Int, _ why: String) -> Self {
+    Self(.invalidValue, "the value of \(key) on line \(line) cannot be taken: \(why)")
+  }
+
+  static func lineBreak(in what: String) -> Self {
+    Self(
+      .lineBreak,
+      "the \(what) holds a line break or a NUL byte, which git's credential protocol would "
+        + "split or cut; nothing was written and nothing cached")
+  }
+
+  static func timedOut(after seconds: String) -> Self {
+    Self(
+      .inputTimedOut,
+      "the request did not end (with a blank line or the end of input) within \(seconds) s; "
+        + "nothing was done (--input-timeout changes the wait)")
+  }
+}
