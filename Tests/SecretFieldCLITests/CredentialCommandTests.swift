@@ -5,6 +5,7 @@ import SecretFieldCLI
 import SecureMemory
 import TestSupport
 import Testing
+import ToolSupport
 
 /// A front end for the seam: answers with fixed values, and refuses when the
 /// question is not the one expected (its message on standard error).
@@ -12,7 +13,7 @@ struct ScriptedAsker: CredentialAsking {
   enum Reply: Sendable {
     case credential(username: String, password: [UInt8])
     case declined
-    case failed(SecretFieldCLI.ExitStatus)
+    case failed(ToolSupport.ExitStatus)
   }
 
   let reply: Reply
@@ -55,7 +56,7 @@ func uniqueHost(_ label: String) -> String {
 /// pipe, the answer and the messages collected.
 func runCredential(
   _ arguments: [String], request: String, asker: some CredentialAsking
-) throws -> (status: SecretFieldCLI.ExitStatus, output: String, error: String) {
+) throws -> (status: ToolSupport.ExitStatus, output: String, error: String) {
   var command = try CredentialCommand(arguments: arguments)
   command.asker = asker
   let input = try TestSupport.Pipe()

@@ -4,6 +4,7 @@ import SecretFieldCLI
 import SecureMemory
 import TestSupport
 import Testing
+import ToolSupport
 
 /// Where the password of a git credential is, and is not, once our helper
 /// and git have it: no helper process outlives git, the cached key is the

@@ -1,5 +1,6 @@
 import Glibc
 import SecureMemory
+package import ToolSupport
 
 /// `secretfield credential [OPTIONS] get|store|erase`, also installed as
 /// `git-credential-secretfield`: a git credential helper

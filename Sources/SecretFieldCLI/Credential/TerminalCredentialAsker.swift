@@ -1,5 +1,7 @@
+import SecretField
 import SecretFieldTerminal
 import SecureMemory
+package import ToolSupport
 
 /// Asks for a git credential on the terminal (`/dev/tty`, as git's own
 /// prompt does): a ``SecretFieldTerminal/TerminalForm`` of two fields, the
@@ -20,7 +22,7 @@ package struct TerminalCredentialAsker: CredentialAsking {
     form.description = question.title
     form.terminalPath = context.terminalPath
     form.storage = question.storage
-    let result: FormResult
+    let result: EntryOutcome<FormAnswers>
     do {
       result = try form.run()
     } catch {
@@ -45,14 +47,11 @@ package struct TerminalCredentialAsker: CredentialAsking {
       }
       guard let password else { return .failed(.cancelled) }
       return .credential(username: answers.texts["username"] ?? "", password: password)
-    case .cancelled:
+    case .ended(.cancelled):
       return .declined
-    case .timedOut:
-      context.printCredentialError(PromptEnding.timedOut.description)
-      return .failed(.timedOut)
-    case .hungUp:
-      context.printCredentialError(PromptEnding.hungUp.description)
-      return .failed(.noTerminal)
+    case .ended(let ending):
+      context.printCredentialError(ending.description)
+      return .failed(ExitStatus(ending))
     }
   }
 }

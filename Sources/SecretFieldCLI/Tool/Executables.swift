@@ -28,14 +28,11 @@ package enum Executables {
   /// (``CredentialCommand``), its messages and `--version` under the helper's
   /// name.
   package static func credentialHelper(_ arguments: [String]) -> Never {
-    FaultHandler.install()
-    let hardening = ProcessHardening.apply()
-    TestHook.armFaultIfAsked()
-    let status = SecretFieldTool.run(
-      [CredentialCommand.name] + arguments,
-      context: CommandContext(toolName: CredentialCommand.helperName), hardening: hardening)
-    TestHook.stopBeforeExitIfAsked()
-    SecretFieldTool.exit(status)
+    ProcessStart.run { hardening in
+      SecretFieldTool.run(
+        [CredentialCommand.name] + arguments,
+        context: CommandContext(toolName: CredentialCommand.helperName), hardening: hardening)
+    }
   }
 
   /// `pinentry-secretfield`: the terminal pinentry (``PinentryProgram``).
