@@ -1,3 +1,4 @@
+import SecretField
 @_spi(Testing) import SecretFieldTerminal
 import Testing
 

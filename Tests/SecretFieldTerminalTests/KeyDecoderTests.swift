@@ -1,3 +1,4 @@
+import SecretField
 import SecretFieldTerminal
 import SecureMemory
 import Testing

@@ -8,19 +8,22 @@
 public struct FieldKey: Sendable, Hashable, CustomStringConvertible {
   /// Which key.
   public enum Name: Sendable, Hashable {
-    /// A letter, digit or punctuation key, lower-case.
-    case character(Unicode.Scalar)
-    /// The editing keys.
-    case backspace, delete, insert
-    /// The cursor keys.
-    case left, right, up, down, home, end
     /// Tab, Enter and Esc.
     case tab, enter, escape
+    /// The editing keys.
+    case backspace, delete, insert
+    /// The cursor and page keys.
+    case up, down, left, right, home, end, pageUp, pageDown
+    /// F1 to F12 (and beyond, where the keyboard has them).
+    case function(Int)
+    /// A letter, digit or punctuation key, lower-case.
+    case character(Unicode.Scalar)
   }
 
   /// The modifiers held with a key.
   public struct Modifiers: OptionSet, Sendable, Hashable {
-    /// The bits.
+    /// The bits, as xterm's and the kitty protocol's modifier parameter less
+    /// one.
     public let rawValue: UInt8
     /// The modifiers of `rawValue`'s bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -31,6 +34,9 @@ public struct FieldKey: Sendable, Hashable, CustomStringConvertible {
     public static let alt = Modifiers(rawValue: 2)
     /// Ctrl.
     public static let control = Modifiers(rawValue: 4)
+    /// Super (the Windows or Command key). A key held with it is the
+    /// desktop's, never the field's.
+    public static let `super` = Modifiers(rawValue: 8)
   }
 
   /// Which key.
@@ -61,6 +67,9 @@ public struct FieldKey: Sendable, Hashable, CustomStringConvertible {
     case .down: text += "Down"
     case .home: text += "Home"
     case .end: text += "End"
+    case .pageUp: text += "PageUp"
+    case .pageDown: text += "PageDown"
+    case .function(let number): text += "F\(number)"
     case .tab: text += "Tab"
     case .enter: text += "Enter"
     case .escape: text += "Esc"

@@ -20,6 +20,7 @@
 public enum FieldKeyBindings {
   /// What `key` does, or nil when it does nothing in the field.
   public static func command(for key: FieldKey) -> FieldCommand? {
+    guard !key.modifiers.contains(.super) else { return nil }
     let control = key.modifiers.contains(.control)
     let alt = key.modifiers.contains(.alt)
     let shift = key.modifiers.contains(.shift)
@@ -38,7 +39,7 @@ public enum FieldKeyBindings {
     case .right: return .move(byWord ? .wordRight : .right, extendingSelection: shift)
     case .home: return .move(.start, extendingSelection: shift)
     case .end: return .move(.end, extendingSelection: shift)
-    case .up, .down: return nil
+    case .up, .down, .pageUp, .pageDown, .function: return nil
     case .tab: return key.modifiers.isEmpty ? .toggleReveal : nil
     case .enter: return .submit
     case .escape: return key.modifiers.isEmpty ? .cancel(.escape) : nil

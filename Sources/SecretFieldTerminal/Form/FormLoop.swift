@@ -321,16 +321,7 @@ struct FormLoop {
   /// A key as the hint names it: `Ctrl+R`, `F2`.
   static func name(of key: KeyEvent) -> String {
     guard case .key(let key, let modifiers) = key else { return "Tab" }
-    var name = ""
-    if modifiers.contains(.control) { name += "Ctrl+" }
-    if modifiers.contains(.alt) { name += "Alt+" }
-    if modifiers.contains(.shift) { name += "Shift+" }
-    switch key {
-    case .character(let scalar): name += String(scalar).uppercased()
-    case .function(let number): name += "F\(number)"
-    default: name += "\(key)"
-    }
-    return name
+    return KeyEvent.fieldKey(key, modifiers).description
   }
 }
 

@@ -1,3 +1,4 @@
+import SecretField
 import SecureMemory
 
 extension DecoderState {

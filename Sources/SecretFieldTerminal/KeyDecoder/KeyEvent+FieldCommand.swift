@@ -28,7 +28,7 @@ extension KeyEvent {
     case .moveToStart: .move(.start)
     case .moveToEnd: .move(.end)
     case .key(let key, let modifiers):
-      fieldKey(key, modifiers).flatMap(FieldKeyBindings.command(for:))
+      FieldKeyBindings.command(for: Self.fieldKey(key, modifiers))
     case .pasteTooLong, .invalidText, .suspend, .redraw, .focusIn, .focusOut, .capsLock,
       .keyboardFlags, .deviceAttributes, .unknownSequence:
       nil
@@ -45,28 +45,9 @@ extension KeyEvent {
     }
   }
 
-  private func fieldKey(_ key: Key, _ modifiers: Modifiers) -> FieldKey? {
-    var held: FieldKey.Modifiers = []
-    if modifiers.contains(.shift) { held.insert(.shift) }
-    if modifiers.contains(.alt) { held.insert(.alt) }
-    if modifiers.contains(.control) { held.insert(.control) }
-    let name: FieldKey.Name
-    switch key {
-    case .tab: name = .tab
-    case .enter: name = .enter
-    case .escape: name = .escape
-    case .backspace: name = .backspace
-    case .delete: name = .delete
-    case .insert: name = .insert
-    case .up: name = .up
-    case .down: name = .down
-    case .left: name = .left
-    case .right: name = .right
-    case .home: name = .home
-    case .end: name = .end
-    case .character(let scalar): name = .character(scalar)
-    case .pageUp, .pageDown, .function: return nil
-    }
-    return FieldKey(name, held)
+  /// The key as the field's bindings name it.
+  package static func fieldKey(_ key: Key, _ modifiers: Modifiers) -> FieldKey {
+    FieldKey(key, modifiers)
   }
+
 }

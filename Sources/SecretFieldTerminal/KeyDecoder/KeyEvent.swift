@@ -1,3 +1,5 @@
+public import SecretField
+
 /// One thing the user (or the terminal) did, decoded from the terminal's bytes by
 /// the package's key decoder.
 ///
@@ -87,35 +89,14 @@ public enum KeyEvent: Sendable, Hashable {
 }
 
 extension KeyEvent {
-  /// A key named in a ``KeyEvent/key(_:_:)`` event.
-  public enum Key: Sendable, Hashable {
-    /// Tab, Enter, Esc, Backspace, Delete and Insert, with a modifier (alone,
-    /// the first five are their own events).
-    case tab, enter, escape, backspace, delete, insert
-    /// The cursor and page keys.
-    case up, down, left, right, home, end, pageUp, pageDown
-    /// F1 to F12 (and beyond, where the terminal sends them).
-    case function(Int)
-    /// A letter, digit or punctuation key, lower-case, pressed with Ctrl or
-    /// Alt.
-    case character(Unicode.Scalar)
-  }
+  /// A key named in a ``KeyEvent/key(_:_:)`` event: the field's own names,
+  /// so a terminal key is the `FieldKey` the field's bindings look up. A
+  /// letter, digit or punctuation key comes here only pressed with Ctrl or
+  /// Alt; alone, it is ``KeyEvent/text``. Tab, Enter, Esc, Backspace and
+  /// Delete come alone as their own events.
+  public typealias Key = FieldKey.Name
 
-  /// The modifiers held with a key.
-  public struct Modifiers: OptionSet, Sendable, Hashable {
-    /// The bits, as xterm's and the kitty protocol's modifier parameter
-    /// less one.
-    public let rawValue: UInt8
-    /// The modifiers of `rawValue`'s bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-
-    /// Shift.
-    public static let shift = Modifiers(rawValue: 1)
-    /// Alt (Option, Meta).
-    public static let alt = Modifiers(rawValue: 2)
-    /// Ctrl.
-    public static let control = Modifiers(rawValue: 4)
-    /// Super (the Windows or Command key), from the kitty protocol.
-    public static let `super` = Modifiers(rawValue: 8)
-  }
+  /// The modifiers held with a key: the field's own, so the terminal's keys
+  /// and the field's bindings name them alike.
+  public typealias Modifiers = FieldKey.Modifiers
 }

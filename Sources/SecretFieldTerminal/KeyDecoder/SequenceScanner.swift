@@ -1,3 +1,4 @@
+import SecretField
 /// Finds what the bytes at the front of the input are: pure, no state, no
 /// allocation.
 ///
