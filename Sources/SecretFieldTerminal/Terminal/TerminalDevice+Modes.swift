@@ -86,6 +86,12 @@ extension TerminalDevice {
   /// its own modes back while a job is stopped. Keyboard flags are not pushed
   /// twice.
   ///
+  /// The termios are set (with `TCSAFLUSH`) only when they are not raw mode
+  /// already: keys typed while raw mode stayed on were not echoed and are
+  /// kept. That covers the `SIGCONT` that follows the prompt's own stop, whose
+  /// raw mode is on again by the time the relay hands it over, and a key typed
+  /// right after it.
+  ///
   /// - Returns: false, changing nothing, when the process is not in the
   ///   foreground (it was continued with `bg`); stop again and wait for the next
   ///   `SIGCONT`.
@@ -93,7 +99,11 @@ extension TerminalDevice {
   package mutating func resumeRawMode() throws(TerminalError) -> Bool {
     guard isForeground else { return false }
     if changedModes.isRaw, let original {
-      if let failure = Platform.setAttributesFlushingInput(descriptor, original.rawMode) {
+      let rawMode = original.rawMode
+      let current = try? Platform.getAttributes(descriptor).get()
+      if current.map({ !$0.hasSameModes(as: rawMode) }) ?? true,
+        let failure = Platform.setAttributesFlushingInput(descriptor, rawMode)
+      {
         throw .modesFailed("switch off echo", errno: failure)
       }
       var sequences = ""
