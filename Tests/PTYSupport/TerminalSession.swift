@@ -154,6 +154,17 @@ public final class TerminalSession {
     _ = try helper.request(["command": "type", "bytes": hex(bytes)])
   }
 
+  /// Types `bytes` again and again, one `write` each, until the program ends
+  /// (as a user who keeps typing after Enter); returns how many writes went
+  /// in. The program's statuses meanwhile are kept for ``waitForStatus(timeout:)``.
+  @discardableResult
+  public func typeUntilExit(_ bytes: [UInt8], timeout: Duration = .seconds(30)) throws -> Int {
+    let reply = try helper.request([
+      "command": "type_until_exit", "bytes": hex(bytes), "timeout": seconds(timeout),
+    ])
+    return reply["writes"] as? Int ?? 0
+  }
+
   /// Types each key in turn, one `write` each.
   public func type(keys: [String]) throws {
     for key in keys { try type(key) }

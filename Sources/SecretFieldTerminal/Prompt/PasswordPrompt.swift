@@ -187,6 +187,10 @@ public struct PasswordPrompt: Sendable {
     }
     // A failure here leaves at worst a late reply unread: the result stands.
     fatal = try? loop.awaitHandshakeReplies(terminal: &terminal, relay: relay, decoder: &decoder)
+    if fatal == nil {
+      // Likewise: at worst a ^C typed after Enter may discard the last frame.
+      fatal = try? loop.awaitLastFrame(terminal: &terminal, relay: relay, decoder: &decoder)
+    }
     field = loop.takeField()
     // Still in the prompt's modes: nothing typed while it runs is echoed.
     if fatal == nil { handOver(result) }
