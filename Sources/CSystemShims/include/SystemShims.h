@@ -199,6 +199,10 @@ static inline int secretfield_install_seccomp_filter(const void *program) {
    are bound lazily, on first use, or no loaded object holds `address`. */
 int secretfield_binds_immediately(const void *address);
 
+/* Reads at most `count` bytes from a non-blocking descriptor into `into`, a
+   buffer of `capacity` bytes, retrying EINTR; 0 for EAGAIN or the end of
+   the file, -1 with errno for an error. glibc's checked read (__read_chk)
+   aborts the process when `count` exceeds `capacity`. */
 long secretfield_read_available(int descriptor, unsigned char *into, size_t capacity, size_t count);
 
 /* The f_type of the file system `descriptor` is on (fstatfs(2)), or -1 with
