@@ -15,18 +15,21 @@ int secretfield_open_node(int directory, const char *name) {
   return openat(directory, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 }
 
+/* glibc's checked read, what _FORTIFY_SOURCE makes of read(2) when it knows
+   the buffer's size (declared by <bits/unistd.h> only in a fortified,
+   optimised build). */
+extern ssize_t __read_chk(int descriptor, void *buffer, size_t count, size_t buffer_size);
+
 long secretfield_read_available(int descriptor, unsigned char *into, size_t capacity,
                                 size_t count) {
-  /* A buffer whose size the compiler knows, so that _FORTIFY_SOURCE checks
-     the read against it; copied out after. */
-  unsigned char bytes[64];
-  size_t wanted = count < capacity ? count : capacity;
-  if (wanted > sizeof bytes) wanted = sizeof bytes;
+  /* Straight into the caller's buffer, with the caller's capacity as the
+     buffer's size: the compiler cannot know it, so the check is made as
+     _FORTIFY_SOURCE makes it, and a count past the capacity aborts ("buffer
+     overflow detected") instead of writing past the buffer. */
   for (;;) {
-    ssize_t got = read(descriptor, bytes, wanted);
+    ssize_t got = __read_chk(descriptor, into, count, capacity);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
-    if (got > 0) memcpy(into, bytes, (size_t)got);
     return (long)got;
   }
 }

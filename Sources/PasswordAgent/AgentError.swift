@@ -8,7 +8,7 @@ public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case directoryUnreadable, watchFailed, replyFailed, socketPathTooLong, socketReplaced
-      case replyNotRead
+      case replyNotRead, replyInterrupted
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -27,6 +27,10 @@ public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The asker's socket did not make room for the answer before the
     /// deadline (it does not read): the answer was dropped.
     public static let replyNotRead = Code(.replyNotRead)
+    /// The wait for room in the asker's socket was ended by the caller (its
+    /// interruption descriptor became readable: a signal came): the answer
+    /// was dropped.
+    public static let replyInterrupted = Code(.replyInterrupted)
 
     /// The code's name, as in `replyFailed`.
     public var description: String { value.rawValue }
@@ -54,6 +58,9 @@ public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
         "its socket is gone or was replaced since the request was read; nothing was sent"
       case .replyNotRead:
         "the asking program does not read its socket; the answer was dropped, not sent"
+      case .replyInterrupted:
+        "a signal came while waiting for the asking program to read its socket; the answer "
+          + "was dropped, not sent"
       default: "the socket path is longer than 107 bytes"
       }
     return errno.map { "\(what): \(AgentSystem.describe($0))" } ?? what

@@ -14,9 +14,11 @@ import SystemCalls
 /// the socket that was checked, or nowhere.
 ///
 /// Non-blocking: an asker whose socket does not read (its queue full) never
-/// holds the agent. ``answer(_:until:)`` waits for room until its deadline,
-/// then gives up (``AgentError/Code/replyNotRead``); the answer is dropped,
-/// never queued in ordinary memory.
+/// holds the agent. ``answer(_:until:interruptedBy:)`` waits for room until
+/// its deadline, then gives up (``AgentError/Code/replyNotRead``), or until
+/// the caller's interruption descriptor is readable (a signal came:
+/// ``AgentError/Code/replyInterrupted``); the answer is dropped, never
+/// queued in ordinary memory.
 ///
 /// `~Copyable`: one owner closes the descriptor.
 public struct ReplySocket: ~Copyable {
@@ -49,12 +51,17 @@ public struct ReplySocket: ~Copyable {
   ///   - secret: the answer.
   ///   - deadline: when to give up waiting for the asker to make room; nil
   ///     for ``defaultSendTimeout`` from now.
+  ///   - interruption: a descriptor that becomes readable when the caller
+  ///     has work that cannot wait, such as a signal relay's pipe: the wait
+  ///     for room ends as soon as it is readable, and the answer is dropped.
   /// - Complexity: one `sendmsg`, a `poll` per wait for room, two `mprotect`
   ///   for each window.
   /// - Throws: ``AgentError`` with code `replyFailed` (the asker is gone, its
-  ///   socket refuses) or `replyNotRead` (no room before the deadline).
+  ///   socket refuses), `replyNotRead` (no room before the deadline) or
+  ///   `replyInterrupted` (`interruption` became readable first).
   public func answer(
-    _ secret: borrowing SecureBuffer, until deadline: ContinuousClock.Instant? = nil
+    _ secret: borrowing SecureBuffer, until deadline: ContinuousClock.Instant? = nil,
+    interruptedBy interruption: Int32? = nil
   ) throws(AgentError) {
     let deadline = deadline ?? .now + Self.defaultSendTimeout
     while true {
@@ -62,33 +69,39 @@ public struct ReplySocket: ~Copyable {
         AgentSystem.sendDatagram(prefix: UInt8(ascii: "+"), body: bytes, on: descriptor)
       }
       guard case .failure(let error) = result else { return }
-      try waitForRoom(after: error, until: deadline)
+      try waitForRoom(after: error, until: deadline, interruption: interruption)
     }
   }
 
   /// Sends `-`: the user declined to answer.
   ///
-  /// - Throws: ``AgentError`` as ``answer(_:until:)``.
-  public func cancel(until deadline: ContinuousClock.Instant? = nil) throws(AgentError) {
+  /// - Throws: ``AgentError`` as ``answer(_:until:interruptedBy:)``.
+  public func cancel(
+    until deadline: ContinuousClock.Instant? = nil, interruptedBy interruption: Int32? = nil
+  ) throws(AgentError) {
     let deadline = deadline ?? .now + Self.defaultSendTimeout
     while true {
       let result = AgentSystem.sendDatagram(
         prefix: UInt8(ascii: "-"), body: UnsafeRawBufferPointer(start: nil, count: 0),
         on: descriptor)
       guard case .failure(let error) = result else { return }
-      try waitForRoom(after: error, until: deadline)
+      try waitForRoom(after: error, until: deadline, interruption: interruption)
     }
   }
 
   /// Rethrows `error` unless it says the queue is full; then waits (`poll`
-  /// for `POLLOUT`) until there is room or `deadline` passes.
+  /// for `POLLOUT`) until there is room, `deadline` passes or `interruption`
+  /// is readable.
   private func waitForRoom(
-    after error: AgentError, until deadline: ContinuousClock.Instant
+    after error: AgentError, until deadline: ContinuousClock.Instant, interruption: Int32?
   ) throws(AgentError) {
     guard error.errno == AgentSystem.wouldBlock.code else { throw error }
-    let left = deadline - .now
-    guard left > .zero, AgentSystem.waitWritable(descriptor, timeout: left) else {
-      throw AgentError(.replyNotRead, errno: nil)
+    switch AgentSystem.waitWritable(
+      descriptor, timeout: deadline - .now, interruption: interruption)
+    {
+    case .writable: return
+    case .timedOut: throw AgentError(.replyNotRead, errno: nil)
+    case .interrupted: throw AgentError(.replyInterrupted, errno: nil)
     }
   }
 }

@@ -40,24 +40,31 @@ extension SecretSource {
     /// `file:`: the first line, without its LF and a CR before it.
     case firstLine
     /// A systemd credential, as `systemd-ask-password --credential=` takes it:
-    /// the whole file up to its first NUL, line feeds included.
-    case upToFirstNUL
+    /// the whole file, line feeds included.
+    case wholeFile
   }
 
-  /// The secret in the file at `path` (`extent`: its first line, or all of it
-  /// up to the first NUL): at most `limit + 1` bytes are read, the secret
-  /// kept, the rest wiped.
+  /// The secret in the file at `path` (`extent`: its first line, or all of
+  /// it): at most `limit + 1` bytes are read, the secret kept, the rest wiped.
   ///
-  /// Opened without blocking (`O_NONBLOCK`), so a FIFO with no writer is
-  /// opened at once; its kind, owner and mode are checked on the descriptor
-  /// (`fstat`), before a byte is read. A FIFO is then read as a descriptor
-  /// is, a line byte by byte, waiting at most `timeout` (nil: without limit)
-  /// for a writer and its line; a regular file is read at once.
+  /// The path is walked first (`SourcePath`): a link anyone else could have
+  /// put in a sticky folder such as `/tmp` is refused. Then it is opened
+  /// without blocking (`O_NONBLOCK`), so a FIFO with no writer is opened at
+  /// once, and checked on the descriptor (`fstat`, `fstatfs`) before a byte
+  /// is read: the very file the walk ended on, not in `/proc`, its kind,
+  /// owner and mode. A FIFO is then read as a descriptor is, a line byte by
+  /// byte, waiting at most `timeout` (nil: without limit) for a writer and
+  /// its line; a regular file is read at once.
   static func readFile(
     _ path: String, named what: String, limit: Int, check: FileCheck,
     extent: FileExtent = .firstLine, timeout: Duration?, storage: SecureStorage,
     report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
+    let ending: SourcePath.Ending
+    switch SourcePath.walk(path) {
+    case .success(let found): ending = found
+    case .failure(let link): throw .unsafeLink(what, link: link.path, owner: link.owner)
+    }
     let descriptor: Int32
     switch System.openForReading(path, nonBlocking: true) {
     case .success(let opened): descriptor = opened
@@ -70,6 +77,12 @@ extension SecretSource {
     case .failure(let errno): throw .cannotOpen(what, errno: errno)
     case .success(let found): kind = found
     }
+    switch ending {
+    case .file(let identity) where identity != kind.identity: throw .changedWhileOpened(what)
+    case .unresolved: throw .changedWhileOpened(what)
+    case .file, .processLink: break
+    }
+    if kind.isProcessFile { throw .processFile(what) }
     if kind.isDirectory { throw .isDirectory(what) }
     if kind.isTerminal { throw .isTerminal(what) }
     if check == .ownerAndMode {
@@ -93,7 +106,7 @@ extension SecretSource {
       }
       switch extent {
       case .firstLine: try keepFirstLine(of: &secret, named: what, limit: limit)
-      case .upToFirstNUL: try keepUpToFirstNUL(of: &secret, named: what, limit: limit)
+      case .wholeFile: try checkLength(of: &secret, named: what, limit: limit)
       }
     } else {
       // A FIFO or a device: a line as it comes, within the deadline.
@@ -126,15 +139,15 @@ extension SecretSource {
     try checkLength(of: &secret, named: what, limit: limit, allowsEmpty: allowsEmpty)
   }
 
-  /// Cuts `secret` before its first NUL, wiping the rest; throws when what
-  /// is left is longer than `limit` or empty.
-  static func keepUpToFirstNUL(
-    of secret: inout SecureBuffer, named what: String, limit: Int
-  ) throws(SecretSourceError) {
+  /// Throws ``SecretSourceError/Code/containsNul`` when `secret` holds a NUL
+  /// byte: the one rule for every source. The caller drops the secret, which
+  /// wipes it.
+  static func refuseNUL(in secret: borrowing SecureBuffer, from what: String)
+    throws(SecretSourceError)
+  {
     let nul = secret.withUnsafeBytes(Self.firstNUL)
     wipeStack(byteCount: 1024)
-    if let nul { secret.removeSubrange(nul..<secret.count) }
-    try checkLength(of: &secret, named: what, limit: limit)
+    if nul != nil { throw .containsNul(what) }
   }
 
   /// Throws when what is kept of `secret` is longer than `limit` (wiping it)

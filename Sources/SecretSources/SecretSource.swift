@@ -17,8 +17,11 @@ import SystemCalls
 /// Every source refuses what would show the secret or let someone else choose
 /// it (a terminal that echoes, a file others can write), takes at most
 /// ``maximumByteCount`` bytes, and gives one line: a line feed ends the secret,
-/// and a carriage return before it is not part of it either. On any failure
-/// what was read is wiped, and the error says what to do.
+/// and a carriage return before it is not part of it either. A secret that
+/// holds a NUL byte is refused, from every source
+/// (``SecretSourceError/Code/containsNul``): a program that takes it as a C
+/// string would see only what comes before. On any failure what was read is
+/// wiped, and the error says what to do.
 ///
 /// `SecretSource(specification:)` reads the `env:NAME`, `file:PATH`... forms a
 /// command line names them by.
@@ -31,10 +34,13 @@ public enum SecretSource: Sendable, Hashable {
   /// The first line of the file at `path` (a file without a line feed counts
   /// whole). One rule for every kind of file, FIFOs included: refused when it
   /// belongs to another user than this process's or root, or its group or
-  /// others can write it (someone else could have chosen the secret), and
-  /// when it is a directory or a terminal; readable by its group or others is
-  /// reported as a ``SecretSourceWarning``. Opened without blocking; a FIFO
-  /// is read a line at a time, within the `lineTimeout` given to `obtain`.
+  /// others can write it (someone else could have chosen the secret), when
+  /// the path goes through a link another user put in a sticky folder such
+  /// as `/tmp` (the kernel's `fs.protected_symlinks` rule, whatever it is set
+  /// to), when it is in `/proc`, and when it is a directory or a terminal;
+  /// readable by its group or others is reported as a
+  /// ``SecretSourceWarning``. Opened without blocking; a FIFO is read a line
+  /// at a time, within the `lineTimeout` given to `obtain`.
   case file(path: String)
   /// One line from an open descriptor (a pipe the caller set up, as with
   /// `gpg --passphrase-fd`). Refused when it is a terminal.
@@ -47,9 +53,10 @@ public enum SecretSource: Sendable, Hashable {
   case environment(name: String)
   /// A systemd service credential, the file `$CREDENTIALS_DIRECTORY/name`
   /// (`LoadCredential=`, `SetCredentialEncrypted=`), read as
-  /// `systemd-ask-password --credential=` reads it: the whole file up to its
-  /// first NUL, line feeds included, so the two tools give the same secret.
-  /// Not set when the directory or the file is absent.
+  /// `systemd-ask-password --credential=` reads it: the whole file, line
+  /// feeds included, so the two tools give the same secret (a file with a NUL
+  /// byte is refused, where systemd would cut it there). Not set when the
+  /// directory or the file is absent.
   case credential(name: String)
   /// The first line `arguments` prints (run without a shell, found on `PATH`;
   /// standard input and standard error are this process's), as
@@ -140,8 +147,25 @@ public enum SecretSource: Sendable, Hashable {
     let secret = try obtainFromSource(
       maximumByteCount: maximumByteCount, lineTimeout: lineTimeout, storage: storage,
       reportingWarnings: report)
+    try Self.refuseNUL(in: secret, from: sourceName)
     try Self.requireSecretMemoryWhereOffered(secret, storage: storage)
     return secret
+  }
+
+  /// The source in an error message: `standard input`, `the credential
+  /// db-password`, a file's path...
+  var sourceName: String {
+    switch self {
+    case .asking: "the prompt"
+    case .standardInput: "standard input"
+    case .descriptor(let descriptor): "file descriptor \(descriptor)"
+    case .file(let path): path
+    case .environment(let name): "the environment variable \(name)"
+    case .credential(let name): "the credential \(name)"
+    case .command(let arguments, _):
+      "the output of the command '\(arguments.joined(separator: " "))'"
+    case .keyring(let name): "the passphrase cached under '\(name)' in the kernel keyring"
+    }
   }
 
   /// The one rule on memory for every source: asked for
@@ -188,7 +212,7 @@ public enum SecretSource: Sendable, Hashable {
       }
       return try Self.readFile(
         path, named: "the credential \(name)", limit: maximumByteCount, check: .none,
-        extent: .upToFirstNUL, timeout: lineTimeout, storage: storage, report: report)
+        extent: .wholeFile, timeout: lineTimeout, storage: storage, report: report)
     case .command(let arguments, let timeout):
       return try Self.runCommand(
         arguments, timeout: timeout, limit: maximumByteCount, storage: storage)

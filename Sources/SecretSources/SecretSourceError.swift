@@ -12,7 +12,7 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case notSet, cannotOpen, isDirectory, isTerminal, unsafePermissions, unsafeOwner
-      case tooLong, empty
+      case unsafeLink, processFile, containsNul, tooLong, empty
       case readFailed, timedOut, commandNotStarted, commandFailed, invalidSpecification
       case promptFailed, promptEnded, secureMemoryFailed, rejected
     }
@@ -35,6 +35,20 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
     /// The file (or FIFO) belongs to another user than this process's or
     /// root, who could have put the secret there, or rewrite it.
     public static let unsafeOwner = Code(.unsafeOwner)
+    /// The path goes through a symbolic link in a sticky folder anyone can
+    /// write (such as `/tmp`), and the link belongs to another user than this
+    /// process's and the folder's owner, who could point it at a file of
+    /// their choosing; or the path changed while the file was opened. The
+    /// rule of the kernel's `fs.protected_symlinks`, kept whatever it is set
+    /// to.
+    public static let unsafeLink = Code(.unsafeLink)
+    /// The file is in `/proc`: a view of a process (its environment, its
+    /// command line, its memory), not a file a secret was put in.
+    public static let processFile = Code(.processFile)
+    /// The secret holds a NUL byte, which no program that takes it as a C
+    /// string could see past. The one rule for every source; nothing is
+    /// taken.
+    public static let containsNul = Code(.containsNul)
     /// The secret is longer than the most a password may have.
     public static let tooLong = Code(.tooLong)
     /// The source holds nothing: an empty variable, file or output, or input
@@ -143,6 +157,34 @@ extension SecretSourceError {
       .unsafeOwner,
       "\(what) belongs to user \(owner), not to you or root, so someone else could have put "
         + "the secret there; use a file of your own")
+  }
+
+  static func unsafeLink(_ what: String, link: String, owner: UInt32) -> Self {
+    Self(
+      .unsafeLink,
+      "\(what) is reached through \(link), a symbolic link of user \(owner) in a sticky folder "
+        + "anyone can write, who could point it at any file; give the file's own path")
+  }
+
+  static func changedWhileOpened(_ what: String) -> Self {
+    Self(
+      .unsafeLink,
+      "\(what) changed while it was opened (a link replaced meanwhile?), so nothing was read; "
+        + "try again, with a path no one else can change")
+  }
+
+  static func processFile(_ what: String) -> Self {
+    Self(
+      .processFile,
+      "\(what) is in /proc, a view of a running process, not a file holding a secret; "
+        + "give a file of your own")
+  }
+
+  static func containsNul(_ what: String) -> Self {
+    Self(
+      .containsNul,
+      "the secret from \(what) holds a NUL byte, which a program could not see past; "
+        + "nothing was taken")
   }
 
   static func tooLong(_ what: String, limit: Int) -> Self {

@@ -4,16 +4,15 @@ import Synchronization
 /// (`sodium_mprotect_*`, `mprotect`: buffers and arena slabs alike), since the
 /// process started.
 ///
-/// A measurement seam, not an API: the benchmarks and the tests that count a
-/// keystroke's windows read it (`@_spi(Measurement) import SecureMemory`). The
+/// A measurement seam, not an API: the package's own benchmarks and the tests
+/// that count a keystroke's windows read it, through `package` access. The
 /// count is process-wide and never reset; read it before and after the work.
 ///
 /// - Complexity: one relaxed atomic add per protection change (a few
 ///   nanoseconds beside the system call it counts).
-@_spi(Measurement)
-public enum ProtectionChangeCount {
+package enum ProtectionChangeCount {
   /// The protection changes made so far, on every thread.
-  public static var current: Int { counter.load(ordering: .relaxed) }
+  package static var current: Int { counter.load(ordering: .relaxed) }
 
   /// Notes one change; called by the wrappers in `Sodium` and `Kernel` alone.
   static func note() { counter.add(1, ordering: .relaxed) }

@@ -12,6 +12,22 @@ extension System {
     return descriptor >= 0 ? .success(descriptor) : .failure(.current)
   }
 
+  /// `PROC_SUPER_MAGIC`, the type of the `proc` file system.
+  package static let processFileSystem = 0x9fa0
+
+  /// The type of the file system `descriptor` is on (`fstatfs(2)`'s
+  /// `f_type`, as ``processFileSystem``), or nil when it cannot be had.
+  package static func fileSystemType(_ descriptor: Int32) -> Int? {
+    let type = secretfield_file_system_type(descriptor)
+    return type >= 0 ? type : nil
+  }
+
+  /// The type of the file system `path` is on (`statfs(2)`), or nil.
+  package static func fileSystemType(ofPath path: String) -> Int? {
+    let type = secretfield_file_system_type_of_path(path)
+    return type >= 0 ? type : nil
+  }
+
   /// Opens `name` in the directory open at `directory` for its identity
   /// alone (`O_PATH | O_NOFOLLOW | O_CLOEXEC`): a symbolic link is opened as
   /// itself, never followed, and nothing can be read or written through it.

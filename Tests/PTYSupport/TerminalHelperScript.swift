@@ -263,6 +263,19 @@ let terminalHelperScript = #"""
           if name == "type":
               os.write(self.master, bytes.fromhex(command["bytes"]))
               return {}
+          if name == "type_until_exit":
+              # Keys that keep coming: the bytes, written again and again,
+              # each write as the program's output is taken in, until it ends.
+              data = bytes.fromhex(command["bytes"])
+              writes = 0
+              while self.pid is not None and time.monotonic() < deadline:
+                  _, writable, _ = select.select([], [self.master], [], 0)
+                  if writable:
+                      os.write(self.master, data)
+                      writes += 1
+                  self.pump(0)
+              self.pump(0)
+              return {"writes": writes}
           if name == "screen":
               self.pump(0)
               return self.snapshot()

@@ -154,6 +154,17 @@ public final class TerminalSession {
     _ = try helper.request(["command": "type", "bytes": hex(bytes)])
   }
 
+  /// Types `bytes` again and again, one `write` each, until the program ends
+  /// (as a user who keeps typing after Enter); returns how many writes went
+  /// in. The program's statuses meanwhile are kept for ``waitForStatus(timeout:)``.
+  @discardableResult
+  public func typeUntilExit(_ bytes: [UInt8], timeout: Duration = .seconds(30)) throws -> Int {
+    let reply = try helper.request([
+      "command": "type_until_exit", "bytes": hex(bytes), "timeout": seconds(timeout),
+    ])
+    return reply["writes"] as? Int ?? 0
+  }
+
   /// Types each key in turn, one `write` each.
   public func type(keys: [String]) throws {
     for key in keys { try type(key) }
@@ -211,6 +222,26 @@ public final class TerminalSession {
   /// The pty's termios now (`tcgetattr` on the slave).
   public func attributes() throws -> TerminalAttributes {
     try TerminalAttributes.read(from: slave)
+  }
+
+  /// Waits until the terminal's input queue holds at least `count` bytes
+  /// that the program has not read (`FIONREAD` on the slave): what was typed
+  /// has reached the line discipline, which the kernel does after the write
+  /// to the master returned (a pty's buffer is pushed by a work queue), so a
+  /// flush after this point drops it.
+  public func waitForQueuedInput(atLeast count: Int, timeout: Duration = .seconds(30)) throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      var queued: Int32 = 0
+      guard ioctl(slave, UInt(FIONREAD), &queued) == 0 else {
+        throw HarnessError("FIONREAD failed: \(String(cString: strerror(errno)))")
+      }
+      if queued >= count { return }
+      guard ContinuousClock.now < deadline else {
+        throw HarnessError("timed out waiting for \(count) bytes of input; \(queued) queued")
+      }
+      usleep(5_000)
+    }
   }
 
   /// Sets the pty's termios from outside (`tcsetattr` on the slave), as a shell

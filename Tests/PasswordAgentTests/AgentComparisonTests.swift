@@ -83,6 +83,10 @@ struct AgentComparisonTests {
     let sending = try session.attributes()
     #expect(sending.isEchoing == agent.echoesWhileSending, "\(sending)")
     try session.type("cleartext")
+    if !agent.echoesWhileSending {
+      // In the queue before the answer goes: restoring the modes drops it.
+      try session.waitForQueuedInput(atLeast: "cleartext".utf8.count)
+    }
     if agent.echoesWhileSending {
       // The control: the screen reader sees what the terminal echoes.
       try session.waitForText("cleartext")
@@ -144,11 +148,11 @@ struct AgentComparisonTests {
   }
 }
 
-/// Waits until `signal` is pending for `processID` (its `/proc` status shows
-/// it in `SigPnd` or `ShdPnd`): sent, and held.
 /// Waits until `processID` waits to send: blocked in `sendto(2)` or
-/// `sendmsg(2)`, or in a `poll(2)` on one descriptor (the agent's wait for
-/// room in the asker's queue; its prompt polls the terminal and its signals).
+/// `sendmsg(2)`, or in a `poll(2)` that asks for `POLLOUT` (the agent's wait
+/// for room in the asker's queue, beside its signal relay; its prompt polls
+/// the terminal and its signals for input). The `pollfd` array is read from
+/// the process's memory (as root).
 func waitUntilSending(_ processID: Int32) throws {
   let deadline = ContinuousClock.now + .seconds(30)
   while true {
@@ -156,7 +160,15 @@ func waitUntilSending(_ processID: Int32) throws {
     let fields = syscall.split(separator: " ")
     // x86_64: poll 7, sendto 44, sendmsg 46.
     if fields.first == "44" || fields.first == "46" { return }
-    if fields.first == "7", fields.count > 2, fields[2] == "0x1" { return }
+    if fields.first == "7", fields.count > 2,
+      let address = UInt64(fields[1].dropFirst(2), radix: 16),
+      let count = Int(fields[2].dropFirst(2), radix: 16),
+      pollRequests(of: processID, at: address, count: count).contains(where: {
+        $0.events & Int16(POLLOUT) != 0
+      })
+    {
+      return
+    }
     guard ContinuousClock.now < deadline else {
       throw HarnessError("\(processID) never waited to send (\(syscall))")
     }
@@ -164,6 +176,23 @@ func waitUntilSending(_ processID: Int32) throws {
   }
 }
 
+/// The `count` (at most 8) `pollfd` entries at `address` in `processID`'s
+/// memory; empty when they cannot be read.
+private func pollRequests(of processID: Int32, at address: UInt64, count: Int) -> [pollfd] {
+  guard (1...8).contains(count) else { return [] }
+  let memory = open("/proc/\(processID)/mem", O_RDONLY | O_CLOEXEC)
+  guard memory >= 0 else { return [] }
+  defer { close(memory) }
+  var requests = [pollfd](repeating: pollfd(), count: count)
+  let wanted = count * MemoryLayout<pollfd>.stride
+  let got = requests.withUnsafeMutableBytes {
+    pread(memory, $0.baseAddress, wanted, off_t(address))
+  }
+  return got == wanted ? requests : []
+}
+
+/// Waits until `signal` is pending for `processID` (its `/proc` status shows
+/// it in `SigPnd` or `ShdPnd`): sent, and held.
 func waitUntilPending(_ signal: Int32, in processID: Int32) throws {
   let bit = UInt64(1) << UInt64(signal - 1)
   let deadline = ContinuousClock.now + .seconds(30)

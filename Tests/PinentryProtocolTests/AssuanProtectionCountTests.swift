@@ -1,5 +1,5 @@
 import Pinentry
-@_spi(Measurement) import SecureMemory
+import SecureMemory
 import TestSupport
 import Testing
 

@@ -147,6 +147,49 @@ struct PromptTerminalStateTests {
     #expect(try session.standardOutput() == "abc\n")
   }
 
+  @Test("a key typed while stopped by SIGSTOP, the modes left raw, is kept after SIGCONT")
+  func keyTypedAcrossUncatchableStop() throws {
+    let session = try startPrompt()
+    try session.type("ab")
+    try session.waitForMasks(2)
+    try session.send(signal: SIGSTOP)
+    #expect(try session.waitForStatus() == .stopped(SIGSTOP))
+    // Typed while raw mode is still on, so nothing echoed it: the key waits in
+    // the terminal's queue, and the prompt sees it together with the SIGCONT.
+    try session.type("c")
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForStatus() == .continued)
+    try session.waitForScreen("the prompt drawn again") { screen in
+      screen.transcript.ranges(of: "Password: ").count == 2
+    }
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(try session.standardOutput() == "abc\n")
+  }
+
+  @Test("control: a key the shell's modes echoed while stopped by SIGSTOP is dropped")
+  func echoedKeyAcrossUncatchableStop() throws {
+    let session = try startPrompt()
+    try session.type("ab")
+    try session.waitForMasks(2)
+    try session.send(signal: SIGSTOP)
+    #expect(try session.waitForStatus() == .stopped(SIGSTOP))
+    // As a shell does for a stopped job: its own modes back, so "x" is echoed.
+    try session.setAttributes(session.initialAttributes)
+    try session.type("x")
+    try session.waitForText("Password: ••x")
+    try session.send(signal: SIGCONT)
+    #expect(try session.waitForStatus() == .continued)
+    try session.waitForScreen("the prompt drawn again") { screen in
+      screen.transcript.ranges(of: "Password: ").count == 2
+    }
+    #expect(try session.attributes().isRaw)
+    try session.type("c")
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0))
+    #expect(try session.standardOutput() == "abc\n")
+  }
+
   @Test("a resize lays the line out again for the new width")
   func resize() throws {
     let session = try startPrompt()

@@ -1,3 +1,4 @@
+import Glibc
 import PTYSupport
 import Testing
 
@@ -46,6 +47,49 @@ struct PromptTypeAheadTests {
       #expect(screen.lines.contains("Password: •••"), "run \(run): \(screen)")
       #expect(!screen.bracketedPaste && !screen.focusReporting, "run \(run): \(screen)")
       #expect(screen.keyboardFlags.isEmpty, "run \(run): \(screen)")
+      #expect(try session.attributes() == session.initialAttributes, "run \(run)")
+    }
+  }
+
+  @Test(
+    "keys that keep coming after Enter, ^C among them: the last frame, then every reset, 32 runs")
+  func keysKeepComingAfterEnter() throws {
+    let resets = "\u{1B}[?1004l\u{1B}[?2004l"
+    for run in 0..<32 {
+      // Text, or ^C: once the modes are restored, ^C is the terminal's
+      // interrupt, which flushes what the terminal has not taken in yet.
+      let key = run % 2 == 0 ? "\u{03}" : "x"
+      let session = try startPrompt()
+      try session.type("abc")
+      try session.waitForMasks(3)
+      try session.type(Key.enter)
+      let writes = try session.typeUntilExit(Array(key.utf8))
+      // A ^C that came once the prompt had ended, and before the tool did,
+      // interrupts the tool as it would any program, before or after it
+      // printed the password.
+      let status = try session.waitForExit()
+      let output = try session.standardOutput()
+      let interrupted = key == "\u{03}" && status == .signaled(SIGINT)
+      #expect(
+        (status == .exited(0) || interrupted) && (output == "abc\n" || interrupted && output == ""),
+        "run \(run): \(status), \(output.debugDescription)")
+      let screen = try session.screen()
+      // After the resets only the query that asks the terminal to say it took
+      // them, and the terminal's own echo of keys typed once the modes were
+      // back.
+      let echo = key == "x" ? "x" : "^C"
+      var transcript = Substring(screen.transcript)
+      while transcript.hasSuffix(echo) { transcript = transcript.dropLast(echo.count) }
+      if transcript.hasSuffix(Key.csi + "c") { transcript = transcript.dropLast(3) }
+      let tail = transcript.suffix(120).debugDescription
+      #expect(transcript.hasSuffix(resets), "run \(run), \(writes) writes: \(tail)")
+      let lastFrame = transcript.ranges(of: "\rPassword: ").last.map {
+        transcript[$0.lowerBound...]
+      }
+      #expect(
+        lastFrame?.contains("•••") == true && lastFrame?.contains("\r\r\n\u{1B}[J") == true,
+        "run \(run): the line masked and the hints erased before the resets: \(tail)")
+      #expect(!screen.bracketedPaste && !screen.focusReporting, "run \(run)")
       #expect(try session.attributes() == session.initialAttributes, "run \(run)")
     }
   }

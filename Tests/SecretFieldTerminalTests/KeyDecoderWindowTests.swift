@@ -1,6 +1,6 @@
 import SecretField
 @_spi(Testing) import SecretFieldTerminal
-@_spi(Measurement) import SecureMemory
+import SecureMemory
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Glibc
 import SecretField
 @_spi(Testing) import SecretFieldTerminal
-@_spi(Measurement) import SecureMemory
+import SecureMemory
 import TestSupport
 import Testing
 

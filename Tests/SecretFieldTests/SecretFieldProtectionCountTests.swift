@@ -1,5 +1,5 @@
 import SecretField
-@_spi(Measurement) import SecureMemory
+import SecureMemory
 import Testing
 
 /// Every edit of the field costs one protection pair on its text, whether it is

@@ -1,5 +1,5 @@
 import Glibc
-@_spi(Measurement) import SecureMemory
+import SecureMemory
 import TestSupport
 import Testing
 

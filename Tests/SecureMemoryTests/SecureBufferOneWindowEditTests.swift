@@ -1,4 +1,4 @@
-@_spi(Measurement) import SecureMemory
+import SecureMemory
 import Glibc
 import Testing
 

@@ -1,5 +1,5 @@
 import Glibc
-@_spi(Measurement) import SecureMemory
+import SecureMemory
 import Testing
 
 /// A `SharedSecureRegion`'s buffers: what they share (one protection state,

@@ -1,7 +1,7 @@
 import AllocationCounter
 import SecretField
 @_spi(Testing) import SecretFieldTerminal
-@_spi(Measurement) import SecureMemory
+import SecureMemory
 
 /// `key_path_append`: one printable key typed at the end of a masked prompt,
 /// in process, from the terminal's byte to the screen's bytes: the byte goes

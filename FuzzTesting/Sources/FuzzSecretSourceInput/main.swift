@@ -13,7 +13,8 @@ import SecureMemory
 // kernel cuts it to the limit, a CR and an LF); its first line, without a CR
 // before the LF, or the whole message when it has no LF; longer than the
 // limit is `tooLong`; no message on a seqpacket socket (or an empty one,
-// which reads as the end) is `empty`. Nothing of a second message is ever in the secret.
+// which reads as the end) is `empty`; a line with a NUL byte is
+// `containsNul`. Nothing of a second message is ever in the secret.
 //
 // Environment blocks: up to eight entries, each one of a few shapes around
 // the name `PW` (`PW=`, `PWX=`, `P=`, `PW` without `=`, `XPW=`, `=PW=`) and
@@ -40,6 +41,8 @@ func modelLine(_ message: [UInt8]?) -> Model {
   }
   if line.last == 0x0D { line.removeLast() }
   if line.count > limit { return .failed(.tooLong) }
+  // One rule for every source: a secret with a NUL byte is refused.
+  if line.contains(0) { return .failed(.containsNul) }
   return .secret(line)
 }
 

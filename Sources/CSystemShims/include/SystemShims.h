@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <fcntl.h>
 
@@ -198,7 +199,24 @@ static inline int secretfield_install_seccomp_filter(const void *program) {
    are bound lazily, on first use, or no loaded object holds `address`. */
 int secretfield_binds_immediately(const void *address);
 
+/* Reads at most `count` bytes from a non-blocking descriptor into `into`, a
+   buffer of `capacity` bytes, retrying EINTR; 0 for EAGAIN or the end of
+   the file, -1 with errno for an error. glibc's checked read (__read_chk)
+   aborts the process when `count` exceeds `capacity`. */
 long secretfield_read_available(int descriptor, unsigned char *into, size_t capacity, size_t count);
+
+/* The f_type of the file system `descriptor` is on (fstatfs(2)), or -1 with
+   errno set: <sys/vfs.h> is not in Swift's Glibc module. */
+static inline long secretfield_file_system_type(int descriptor) {
+  struct statfs status;
+  return fstatfs(descriptor, &status) == 0 ? (long)status.f_type : -1;
+}
+
+/* The f_type of the file system `path` is on (statfs(2)), or -1. */
+static inline long secretfield_file_system_type_of_path(const char *path) {
+  struct statfs status;
+  return statfs(path, &status) == 0 ? (long)status.f_type : -1;
+}
 
 /* syscall(2) with a number and no argument. */
 static inline long secretfield_syscall0(long number) { return syscall(number); }

@@ -247,19 +247,43 @@ enum AgentSystem {
     }
   }
 
+  /// How a wait for room ended.
+  enum RoomWait {
+    /// The descriptor is writable (or polling failed for good: the send
+    /// that follows tells).
+    case writable
+    case timedOut
+    /// The interruption descriptor became readable first.
+    case interrupted
+  }
+
   /// Waits until `descriptor` is writable (`poll` for `POLLOUT`), at most
-  /// `timeout`; true when it is (or polling failed for good: the send that
-  /// follows tells).
-  static func waitWritable(_ descriptor: Int32, timeout: Duration) -> Bool {
-    let (seconds, attoseconds) = timeout.components
-    let milliseconds = Int32(
-      clamping: max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-    )
-    var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+  /// `timeout`, or until `interruption` is readable, which wins when both
+  /// are. A signal that interrupts `poll` starts the wait again: its handler
+  /// makes `interruption` readable when it is one the caller serves.
+  static func waitWritable(
+    _ descriptor: Int32, timeout: Duration, interruption: Int32?
+  ) -> RoomWait {
+    let deadline = ContinuousClock.now + timeout
+    var requests = [
+      pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
+      pollfd(fd: interruption ?? -1, events: Int16(POLLIN), revents: 0),
+    ]
     while true {
-      let ready = poll(&request, 1, milliseconds)
+      let left = deadline - .now
+      guard left > .zero else { return .timedOut }
+      let (seconds, attoseconds) = left.components
+      let milliseconds = Int32(
+        clamping: max(
+          1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+      for index in requests.indices { requests[index].revents = 0 }
+      let ready = requests.withUnsafeMutableBufferPointer {
+        poll($0.baseAddress, nfds_t($0.count), milliseconds)
+      }
       if ready < 0 && errno == EINTR { continue }
-      return ready != 0
+      if ready < 0 { return .writable }
+      if requests[1].revents != 0 { return .interrupted }
+      if ready > 0 { return .writable }
     }
   }
 

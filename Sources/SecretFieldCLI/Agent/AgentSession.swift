@@ -147,13 +147,17 @@ struct AgentSession {
     withdrawal: PromptWithdrawal, quoted: String, replyingOn socket: borrowing ReplySocket
   ) -> AskOutcome {
     // The reply goes out before the prompt restores the terminal: while an
-    // asker that does not read holds the send, echo stays off.
+    // asker that does not read holds the send, echo stays off. A signal ends
+    // the send at once (the relay's pipe wakes it); a fatal one then ends the
+    // agent as soon as the terminal is restored.
     var reply: Result<Void, AgentError>? = nil
     let result: EntryOutcome<SecureBuffer>
     do {
       result = try PasswordPrompt(configuration).run(
-        withdrawal: withdrawal,
-        beforeRestoring: { result in reply = Self.reply(to: result, on: socket) })
+        annotation: nil, withdrawal: withdrawal,
+        beforeRestoring: { result, wake in
+          reply = Self.reply(to: result, on: socket, interruptedBy: wake.descriptors.first)
+        })
     } catch {
       context.printError(error.description, command: AgentCommand.name)
       return .stop(PromptOptions.status(forPromptError: error))
@@ -186,14 +190,16 @@ struct AgentSession {
   }
 
   /// Sends what `result` says to the asker: the password, or `-` when the
-  /// user declined; nil for a result that sends nothing.
+  /// user declined; nil for a result that sends nothing. A wait for room ends
+  /// when `interruption` (the signal relay's pipe) is readable.
   static func reply(
-    to result: borrowing EntryOutcome<SecureBuffer>, on socket: borrowing ReplySocket
+    to result: borrowing EntryOutcome<SecureBuffer>, on socket: borrowing ReplySocket,
+    interruptedBy interruption: Int32?
   ) -> Result<Void, AgentError>? {
     do throws(AgentError) {
       switch result {
-      case .submitted(let secret): try socket.answer(secret)
-      case .ended(.cancelled): try socket.cancel()
+      case .submitted(let secret): try socket.answer(secret, interruptedBy: interruption)
+      case .ended(.cancelled): try socket.cancel(interruptedBy: interruption)
       default: return nil
       }
     } catch {

@@ -119,6 +119,16 @@ enum Platform {
       return Attributes(raw: copy)
     }
 
+    /// True when the flags and control characters, what `tcsetattr` sets, are
+    /// those of `other` (the speeds and line discipline aside).
+    func hasSameModes(as other: Attributes) -> Bool {
+      raw.c_iflag == other.raw.c_iflag && raw.c_oflag == other.raw.c_oflag
+        && raw.c_cflag == other.raw.c_cflag && raw.c_lflag == other.raw.c_lflag
+        && withUnsafeBytes(of: raw.c_cc) { mine in
+          withUnsafeBytes(of: other.raw.c_cc) { mine.elementsEqual($0) }
+        }
+    }
+
     var isEchoing: Bool { raw.c_lflag & tcflag_t(ECHO) != 0 }
     var isCanonical: Bool { raw.c_lflag & tcflag_t(ICANON) != 0 }
   }

@@ -43,6 +43,8 @@ package struct KeyboardProtocolHandshake: Sendable, Hashable {
   package let replyTimeout: Duration
   /// Where it stands.
   package private(set) var state = State.notAsked
+  /// The attributes reply came, whenever it came: the terminal answers `CSI c`.
+  package private(set) var hasSeenAttributesReply = false
 
   /// A handshake that waits `replyTimeout` for the replies.
   package init(replyTimeout: Duration) {
@@ -70,6 +72,7 @@ package struct KeyboardProtocolHandshake: Sendable, Hashable {
 
   /// Takes a terminal reply; returns true when the flags should be pushed now.
   package mutating func receive(_ reply: KeyEvent) -> Bool {
+    if case .deviceAttributes = reply { hasSeenAttributesReply = true }
     switch (reply, state) {
     case (.keyboardFlags, .awaitingReplies), (.keyboardFlags, .noReplyInTime):
       state = .supported
@@ -80,6 +83,18 @@ package struct KeyboardProtocolHandshake: Sendable, Hashable {
     default:
       // A reply to nothing asked, or a second one: the state is settled.
       return false
+    }
+  }
+
+  /// How many attributes replies a new `CSI c` sent now brings: 1 when the
+  /// terminal answered the handshake, 2 when it answered the flags query and
+  /// the attributes reply to the handshake is still on its way; nil when it
+  /// is not known to answer.
+  package var attributesRepliesToAwait: Int? {
+    switch state {
+    case .supported: hasSeenAttributesReply ? 1 : 2
+    case .unsupported: 1
+    case .notAsked, .awaitingReplies, .noReplyInTime: nil
     }
   }
 

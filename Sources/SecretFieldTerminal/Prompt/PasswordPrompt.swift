@@ -70,7 +70,9 @@ public struct PasswordPrompt: Sendable {
   ///   send to an asker that may be slow to read) runs while echo is still
   ///   off, so keys typed meanwhile are never echoed (restoring with
   ///   `TCSAFLUSH` then drops them). The process's signals wait until it
-  ///   returns. It may read the password with `withUnsafeBytes`.
+  ///   returns (the package's own variant of this method also gives it the
+  ///   relay's descriptor, so that a wait in it ends at once on a signal). It
+  ///   may read the password with `withUnsafeBytes`.
   /// - Parameter resources: the relay and buffers kept from the last prompt,
   ///   for a program that asks more than once; the prompt relays through the
   ///   kept relay while it runs, pauses it before it returns, and gives the
@@ -93,19 +95,23 @@ public struct PasswordPrompt: Sendable {
     }
     return try run(
       annotation: annotation, afterFirstDraw: afterFirstDraw, withdrawal: withdrawal,
-      reusing: resources, beforeRestoring: handOver)
+      reusing: resources, beforeRestoring: { result, _ in handOver(result) })
   }
 
   /// ``run(annotatingEdits:afterFirstDraw:withdrawal:reusing:beforeRestoring:)``
   /// with an annotation that is also given what its wait should watch: one
   /// that waits (a pinentry's quality inquiry) ends the wait when one of the
-  /// descriptors is readable, so keys and signals are served meanwhile.
+  /// descriptors is readable, so keys and signals are served meanwhile. The
+  /// hand-over is given the relay's descriptor likewise: a wait in it (a
+  /// password agent's send to an asker that does not read) ends when it is
+  /// readable, and a fatal signal then ends the process once the terminal is
+  /// restored, at once rather than when the wait would have.
   package func run(
     annotation annotate: PromptAnnotation?,
     afterFirstDraw: (() -> Void)? = nil,
     withdrawal: PromptWithdrawal? = nil,
     reusing resources: PromptResources? = nil,
-    beforeRestoring handOver: (borrowing EntryOutcome<SecureBuffer>) -> Void = { _ in }
+    beforeRestoring handOver: (borrowing EntryOutcome<SecureBuffer>, PromptWake) -> Void = { _, _ in }
   ) throws(TerminalError) -> EntryOutcome<SecureBuffer> {
     let decoderConfiguration = Self.decoderConfiguration(for: configuration)
     let setup = TerminalSession.Setup(
@@ -159,7 +165,8 @@ public struct PasswordPrompt: Sendable {
     terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder,
     field: inout SecretFieldState?, fatal: inout TerminalSignal?,
     annotate: PromptAnnotation?, afterFirstDraw: (() -> Void)?,
-    withdrawal: PromptWithdrawal?, handOver: (borrowing EntryOutcome<SecureBuffer>) -> Void
+    withdrawal: PromptWithdrawal?,
+    handOver: (borrowing EntryOutcome<SecureBuffer>, PromptWake) -> Void
   ) throws(TerminalError) -> EntryOutcome<SecureBuffer> {
     let locale = configuration.locale ?? .current
     var loop = try PromptLoop(
@@ -187,9 +194,13 @@ public struct PasswordPrompt: Sendable {
     }
     // A failure here leaves at worst a late reply unread: the result stands.
     fatal = try? loop.awaitHandshakeReplies(terminal: &terminal, relay: relay, decoder: &decoder)
+    if fatal == nil {
+      // Likewise: at worst a ^C typed after Enter may discard the last frame.
+      fatal = try? loop.awaitLastFrame(terminal: &terminal, relay: relay, decoder: &decoder)
+    }
     field = loop.takeField()
     // Still in the prompt's modes: nothing typed while it runs is echoed.
-    if fatal == nil { handOver(result) }
+    if fatal == nil { handOver(result, PromptWake(descriptors: [relay.descriptor], deadline: nil)) }
     return result
   }
 }

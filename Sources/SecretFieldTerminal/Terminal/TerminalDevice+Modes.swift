@@ -86,6 +86,12 @@ extension TerminalDevice {
   /// its own modes back while a job is stopped. Keyboard flags are not pushed
   /// twice.
   ///
+  /// The termios are set (with `TCSAFLUSH`) only when they are not raw mode
+  /// already: keys typed while raw mode stayed on were not echoed and are
+  /// kept. That covers the `SIGCONT` that follows the prompt's own stop, whose
+  /// raw mode is on again by the time the relay hands it over, and a key typed
+  /// right after it.
+  ///
   /// - Returns: false, changing nothing, when the process is not in the
   ///   foreground (it was continued with `bg`); stop again and wait for the next
   ///   `SIGCONT`.
@@ -93,7 +99,11 @@ extension TerminalDevice {
   package mutating func resumeRawMode() throws(TerminalError) -> Bool {
     guard isForeground else { return false }
     if changedModes.isRaw, let original {
-      if let failure = Platform.setAttributesFlushingInput(descriptor, original.rawMode) {
+      let rawMode = original.rawMode
+      let current = try? Platform.getAttributes(descriptor).get()
+      if current.map({ !$0.hasSameModes(as: rawMode) }) ?? true,
+        let failure = Platform.setAttributesFlushingInput(descriptor, rawMode)
+      {
         throw .modesFailed("switch off echo", errno: failure)
       }
       var sequences = ""
@@ -107,11 +117,33 @@ extension TerminalDevice {
     return true
   }
 
+  /// Pops the keyboard flags and turns focus reporting and bracketed paste
+  /// off, as ``restoreModes()`` does first, leaving raw mode on: a prompt that
+  /// wants to know the terminal took them (its reply to a query sent after
+  /// them) reads that reply before the termios give the signal keys back.
+  ///
+  /// - Returns: false when the write failed.
+  @discardableResult
+  package mutating func resetPrivateModes() -> Bool {
+    Self.resetPrivateModes(descriptor: descriptor, modes: &changedModes)
+  }
+
   /// The restore steps, shared by ``restoreModes()`` and `deinit`.
   @discardableResult
   static func restore(
     descriptor: Int32, modes: inout TerminalModes, original: Platform.Attributes?
   ) -> Bool {
+    var succeeded = resetPrivateModes(descriptor: descriptor, modes: &modes)
+    if modes.isRaw, let original {
+      if Platform.setAttributesFlushingInput(descriptor, original) != nil { succeeded = false }
+      modes.isRaw = false
+      FaultRestore.disarm()
+    }
+    return succeeded
+  }
+
+  /// The private modes' part of ``restore(descriptor:modes:original:)``.
+  static func resetPrivateModes(descriptor: Int32, modes: inout TerminalModes) -> Bool {
     var sequences = ""
     if modes.pushedKeyboardFlags != nil { sequences += ControlSequence.popKeyboardFlags }
     if modes.focusReporting { sequences += ControlSequence.disableFocusReporting }
@@ -130,11 +162,11 @@ extension TerminalDevice {
       modes.pushedKeyboardFlags = nil
       modes.focusReporting = false
       modes.bracketedPaste = false
-    }
-    if modes.isRaw, let original {
-      if Platform.setAttributesFlushingInput(descriptor, original) != nil { succeeded = false }
-      modes.isRaw = false
-      FaultRestore.disarm()
+      // A fault from here on must not undo them a second time (a second pop
+      // would take the shell's flags).
+      FaultRestore.note(
+        FaultRestore.keyboardFlags | FaultRestore.focusReporting | FaultRestore.bracketedPaste,
+        isOn: false)
     }
     return succeeded
   }

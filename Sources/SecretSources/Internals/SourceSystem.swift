@@ -15,18 +15,75 @@ enum SourceSystem {
     var permissions: UInt32
     /// The owner's user ID (`st_uid`).
     var owner: UInt32
+    /// Which file it is: the device and inode numbers.
+    var identity: FileIdentity
+    /// On the `proc` file system (`fstatfs`): a view of a process.
+    var isProcessFile: Bool
   }
 
-  /// `fstat` on `descriptor`, with `isatty`; the errno when it is not open.
+  /// A file's device and inode numbers, which tell one file from another.
+  struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  /// What `lstat` says of a path, as far as a walk through it cares.
+  struct Node {
+    var isSymbolicLink: Bool
+    /// The mode bits (`st_mode & 0o7777`), the sticky bit included.
+    var mode: UInt32
+    var owner: UInt32
+    var identity: FileIdentity
+  }
+
+  /// `fstat` on `descriptor`, with `isatty` and `fstatfs`; the errno when it
+  /// is not open.
   static func fileKind(_ descriptor: Int32) -> Result<FileKind, Errno> {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { return .failure(.current) }
+    let isProcess = System.fileSystemType(descriptor) == System.processFileSystem
     let type = status.st_mode & S_IFMT
     return .success(
       FileKind(
         isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG, isFIFO: type == S_IFIFO,
         isTerminal: isatty(descriptor) == 1, permissions: status.st_mode & 0o777,
-        owner: status.st_uid))
+        owner: status.st_uid,
+        identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)),
+        isProcessFile: isProcess))
+  }
+
+  /// `lstat` on `path`: the link itself when it is one.
+  static func node(_ path: String) -> Result<Node, Errno> {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return .failure(.current) }
+    return .success(
+      Node(
+        isSymbolicLink: status.st_mode & S_IFMT == S_IFLNK, mode: status.st_mode & 0o7777,
+        owner: status.st_uid,
+        identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))))
+  }
+
+  /// True when `path` is on the `proc` file system (`statfs`).
+  static func isOnProcessFileSystem(_ path: String) -> Bool {
+    System.fileSystemType(ofPath: path) == System.processFileSystem
+  }
+
+  /// What the symbolic link at `path` points to (`readlink`).
+  static func linkTarget(_ path: String) -> Result<String, Errno> {
+    var bytes = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = bytes.withUnsafeMutableBytes { buffer in
+      readlink(path, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.count)
+    }
+    guard count >= 0 else { return .failure(.current) }
+    guard count < bytes.count else { return .failure(Errno(ENAMETOOLONG)) }
+    return .success(String(decoding: bytes[..<count], as: UTF8.self))
+  }
+
+  /// The working directory (`getcwd`), or nil when it is gone.
+  static func workingDirectory() -> String? {
+    var bytes = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&bytes, bytes.count) != nil else { return nil }
+    return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// True when `descriptor` is a socket that keeps message boundaries
