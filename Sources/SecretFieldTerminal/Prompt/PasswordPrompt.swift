@@ -111,7 +111,8 @@ public struct PasswordPrompt: Sendable {
     afterFirstDraw: (() -> Void)? = nil,
     withdrawal: PromptWithdrawal? = nil,
     reusing resources: PromptResources? = nil,
-    beforeRestoring handOver: (borrowing EntryOutcome<SecureBuffer>, PromptWake) -> Void = { _, _ in }
+    beforeRestoring handOver: (borrowing EntryOutcome<SecureBuffer>, PromptWake) -> Void = { _, _ in
+    }
   ) throws(TerminalError) -> EntryOutcome<SecureBuffer> {
     let decoderConfiguration = Self.decoderConfiguration(for: configuration)
     let setup = TerminalSession.Setup(
