@@ -52,6 +52,8 @@ public final class SecureArena: Sendable {
   /// ``SecureBuffer/protection`` (``Protection/storage``).
   public let storage: SecureStorage
   let sizeClasses: [ArenaSizeClass]
+  /// Where a sealed arena's secrets rest; nil for a guarded one.
+  let sealedStore: SealedStore?
 
   /// Creates an empty arena; slabs are mapped as slots are asked for.
   ///
@@ -73,6 +75,14 @@ public final class SecureArena: Sendable {
     try Sodium.ensureInitialized()
     self.name = name
     self.storage = storage
+    guard storage != .sealed else {
+      sizeClasses = []
+      sealedStore = SealedStore(name: name)
+      // The key is made now, so that a failure to make it is this error.
+      _ = try Sealing.protection()
+      return
+    }
+    sealedStore = nil
     let canary = ArenaCanary()
     sizeClasses = Self.slotSizes.map {
       ArenaSizeClass(
@@ -81,7 +91,9 @@ public final class SecureArena: Sendable {
   }
 
   /// How many slabs the arena holds now, across its size classes.
-  public var slabCount: Int { sizeClasses.reduce(0) { $0 + $1.slabCount } }
+  public var slabCount: Int {
+    sealedStore?.slabCount ?? sizeClasses.reduce(0) { $0 + $1.slabCount }
+  }
 
   /// The bytes of each slab: 64 KiB (a page where pages are larger), plus a
   /// guard page before and after.
