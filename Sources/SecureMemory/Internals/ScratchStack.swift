@@ -146,12 +146,12 @@ final class ScratchStack {
     return key
   }()
 
-  /// For the package's tests: how many regions the calling thread's stack
-  /// has mapped, 0 before its first sealed window.
-  static var regionCountOfCurrentThread: Int {
-    guard let pointer = pthread_getspecific(threadKey) else { return 0 }
+  /// For the package's tests: where the calling thread's first region
+  /// starts, nil before its first sealed window.
+  static var firstRegionOfCurrentThread: UnsafeRawPointer? {
+    guard let pointer = pthread_getspecific(threadKey) else { return nil }
     return Unmanaged<ScratchStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-      $0.regions.count
+      $0.regions.first.map { UnsafeRawPointer($0.memory.start) }
     }
   }
 }
