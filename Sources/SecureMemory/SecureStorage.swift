@@ -1,22 +1,28 @@
-/// Which kind of memory a ``SecureBuffer`` keeps its bytes in, chosen when it is
+/// How a ``SecureBuffer`` keeps its bytes at rest, chosen when it is
 /// allocated; growth keeps the kind the buffer has.
 ///
-/// Both kinds give guard pages, a canary, no access outside windows, locking in
-/// RAM, exclusion from core dumps and a wipe before release. Secret memory adds
-/// one thing sodium memory cannot: its pages are removed from the kernel's direct
-/// map, so neither root nor any process with `CAP_SYS_PTRACE` can read them
-/// through `/proc/PID/mem`, `process_vm_readv` or `ptrace` while the buffer is
-/// alive (``Protection/isHiddenFromKernel``).
+/// Two ways (see <doc:TwoWaysASecretRests>): **guarded**, the plaintext in
+/// pages of its own that are no-access outside windows (``sodium``,
+/// ``secretMemory``, ``strongestAvailable``), or **sealed**, ciphertext under
+/// a key of the process's own, opened into the calling thread's scratch
+/// (``sealed``).
+///
+/// The guarded kinds give guard pages, a canary, no access outside windows,
+/// locking in RAM, exclusion from core dumps and a wipe before release. Secret
+/// memory adds one thing sodium memory cannot: its pages are removed from the
+/// kernel's direct map, so neither root nor any process with `CAP_SYS_PTRACE`
+/// can read them through `/proc/PID/mem`, `process_vm_readv` or `ptrace`
+/// while the buffer is alive (``Protection/isHiddenFromKernel``).
 ///
 /// The cost of secret memory: the kernel refuses to hibernate while any of it is
 /// mapped, every buffer counts against `RLIMIT_MEMLOCK` even for root's
 /// processes without `CAP_IPC_LOCK`, and an allocation takes about 1.7 times as
-/// long as a `sodium_malloc`. That is why the library's default stays
-/// ``sodium`` for long-lived processes, while short-lived tools such as a
-/// password prompt ask for ``strongestAvailable``. A ``SecureArena`` asks for
-/// ``strongestAvailable`` by default: its secrets share a few 64 KiB slabs,
-/// one secret-memory file each, so the cost is paid per slab rather than per
-/// secret; give it ``sodium`` where the machine must be able to hibernate.
+/// long as a `sodium_malloc`. Sealed storage puts only its key and its
+/// scratch there, once per process and per thread, and opens a secret with a
+/// decryption instead of an `mprotect` pair: the default of ``SecretTable``,
+/// ``SecureArena`` and ``KernelKeyring/read(name:storage:)``. A
+/// ``SecureBuffer`` of its own stays ``sodium`` by default: a building block,
+/// for large buffers too, where a sealed window would pass over every byte.
 public enum SecureStorage: Sendable, Hashable, CustomStringConvertible {
   /// `sodium_malloc`: locked, guarded pages that root can still read through
   /// `/proc/PID/mem`. The default.
