@@ -8,7 +8,7 @@
 ///
 /// **Sealed** (``SecureStorage/sealed``, the default): each secret rests as
 /// XChaCha20-Poly1305 ciphertext, its 8-byte nonce counter and 16-byte tag
-/// in slots of locked slabs (64 KiB, doubling to 1 MiB), under the process's
+/// in slots of locked slabs (a page, doubling to 1 MiB), under the process's
 /// key in secret memory: a 32-byte secret takes 56 bytes and about 0.0004
 /// mappings, so the default limits hold some 140,000. Making, opening,
 /// editing and dropping one costs no system call; a window decrypts into the

@@ -35,8 +35,9 @@ final class ScratchStack {
   /// The bytes of the canary after each slot.
   static let canaryCount = 16
   /// The first region's capacity: a page less the region's own canary,
-  /// room for a field's text and a few nested secrets.
-  static var firstCapacity: Int { GuardedRegion.usableCapacity(atLeast: 4 * Kernel.pageSize - 64) }
+  /// room for a password and a few nested secrets; a thread that opens
+  /// more maps a second region, twice as large, once.
+  static var firstCapacity: Int { GuardedRegion.usableCapacity(atLeast: 1) }
 
   private init() {
     owner = Kernel.processID
@@ -98,6 +99,13 @@ final class ScratchStack {
     Sodium.zero(slot.start + slot.room, count: Self.canaryCount)
     regions[slot.region].top = slot.previousTop
     current = slot.previousCurrent
+  }
+
+  /// Maps the first region now if there is none yet: a thread that makes a
+  /// sealed buffer learns then, not at its first window, that the scratch
+  /// cannot be had (the lock limit).
+  func prepare() throws(SecureMemoryError) {
+    if regions.isEmpty { try addRegion(holding: 0) }
   }
 
   private func addRegion(holding need: Int) throws(SecureMemoryError) {

@@ -172,9 +172,16 @@ enum Sealing {
   /// it, hidden from the kernel there.
   ///
   /// Makes the process's key on first use, so that a buffer that exists can
-  /// always be sealed.
+  /// always be sealed, and the calling thread's scratch, so that what a
+  /// window needs is had before the first window (a prompt's first key).
   static func protection() throws(SecureMemoryError) -> Protection {
     var protection = try SealingKey.currentProtection()
+    let prepared = ScratchStack.current()._withUnsafeGuaranteedRef {
+      stack -> SecureMemoryError? in
+      do throws(SecureMemoryError) { try stack.prepare() } catch { return error }
+      return nil
+    }
+    if let prepared { throw prepared }
     protection.storage = .sealed
     protection.sharesPagesWithOtherSecrets = true
     protection.isInaccessibleOutsideWindows = true

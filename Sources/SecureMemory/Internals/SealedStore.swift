@@ -11,8 +11,10 @@ import Synchronization
 /// system call to hand out, to open or to give back, and its secrets need no
 /// page of their own: a 32-byte secret takes 56 bytes (counter, tag,
 /// ciphertext), the index of free slots lives in the free slots themselves.
-/// The first slab of a size is 64 KiB; each further one twice the last, up
-/// to 1 MiB, so that many secrets cost few mappings (four a slab).
+/// The first slab of a size is one page, so a prompt's few secrets lock
+/// little (a process under a small `RLIMIT_MEMLOCK` must fit them); each
+/// further one twice the last, up to 1 MiB, so that many secrets cost few
+/// mappings (four a slab).
 ///
 /// One store serves every sealed buffer not on an arena (``shared``); a
 /// ``SecureArena`` of ``SecureStorage/sealed`` has its own.
@@ -61,7 +63,7 @@ final class SealedSizeClass: Sendable {
     /// Every slab, so that they live while their slots are handed out.
     var slabs: [ObjectIdentifier: SealedSlab] = [:]
     /// The bytes of the next slab.
-    var nextSlabSize = 64 * 1024
+    var nextSlabSize = Kernel.pageSize
   }
 
   init(slotSize: Int) {
