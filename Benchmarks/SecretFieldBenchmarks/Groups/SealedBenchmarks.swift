@@ -129,7 +129,7 @@ struct SealedBenchmarks: BenchmarkGroup {
         value: Summary(single: sealedFootprint.mappings),
         baseline: .init(label: guardedLabel, median: guardedFootprint.mappings),
         iterationsPerSample: nil,
-        note: "the same, lines of /proc/self/maps: slabs of 64 KiB doubling to 1 MiB"),
+        note: "the same, lines of /proc/self/maps: slabs of a page doubling to 1 MiB"),
     ]
   }
 }
