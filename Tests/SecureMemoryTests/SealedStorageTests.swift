@@ -57,6 +57,7 @@ struct SealedStorageTests {
     try Array("s3cret-token".utf8).withUnsafeBytes { try buffer.append($0) }
     let same = try SecureBuffer(copying: buffer)
     let guarded = try bufferHolding("s3cret-token", storage: .sodium)
+    #expect(same.protection.storage == .sealed, "a copy stays sealed")
     let equalsSame = buffer.constantTimeEquals(same)
     let equalsGuarded = buffer.constantTimeEquals(guarded) && guarded.constantTimeEquals(buffer)
     #expect(equalsSame && equalsGuarded)
