@@ -19,10 +19,11 @@
 /// processes without `CAP_IPC_LOCK`, and an allocation takes about 1.7 times as
 /// long as a `sodium_malloc`. Sealed storage puts only its key and its
 /// scratch there, once per process and per thread, and opens a secret with a
-/// decryption instead of an `mprotect` pair: the default of ``SecretTable``,
-/// ``SecureArena`` and ``KernelKeyring/read(name:storage:)``. A
-/// ``SecureBuffer`` of its own stays ``sodium`` by default: a building block,
-/// for large buffers too, where a sealed window would pass over every byte.
+/// decryption instead of an `mprotect` pair: the default of what holds a
+/// password (the field, the prompt, forms, the pinentry, sources, tables,
+/// arenas, keyring reads). A ``SecureBuffer`` of its own stays ``sodium`` by
+/// default: a building block, for large buffers too, where a sealed window
+/// would pass over every byte.
 public enum SecureStorage: Sendable, Hashable, CustomStringConvertible {
   /// `sodium_malloc`: locked, guarded pages that root can still read through
   /// `/proc/PID/mem`. The default.
