@@ -188,7 +188,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SecureMemoryTests",
-      dependencies: ["SecureMemory", "TestSupport"],
+      dependencies: ["SecureMemory", "TestSupport", "AllocationCounter"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

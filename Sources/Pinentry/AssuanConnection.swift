@@ -57,13 +57,13 @@ package final class AssuanConnection {
   static let readSize = 1024
 
   /// A connection reading requests from `input` and writing responses to
-  /// `output`, its buffers in `storage` (sodium memory by default; the
-  /// pinentry program asks for `.strongestAvailable`).
+  /// `output`, its buffers in `storage` (sealed by default: see
+  /// `SecureStorage.sealed`).
   ///
   /// - Throws: ``PinentryError`` when the two buffers cannot be had in secure
   ///   memory.
   package init(
-    input: Int32, output: Int32, storage: SecureStorage = .sodium
+    input: Int32, output: Int32, storage: SecureStorage = .sealed
   ) throws(PinentryError) {
     self.input = input
     self.output = output

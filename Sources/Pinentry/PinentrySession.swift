@@ -43,14 +43,15 @@ public struct PinentrySession<Interface: PinentryInterface & ~Copyable>: ~Copyab
 
   /// A session reading requests from `input` and writing responses to
   /// `output` (stdin and stdout for a `pinentry-program`), the connection's
-  /// secure buffers (the lines read, the passphrase's `D` lines) in `storage`.
+  /// secure buffers (the lines read, the passphrase's `D` lines) in `storage`,
+  /// sealed by default (`SecureStorage.sealed`).
   ///
   /// - Throws: ``PinentryError`` when the connection's buffers cannot be had in
   ///   secure memory.
   public init(
     input: Int32 = 0, output: Int32 = 1, interface: consuming Interface,
     version: String = packageVersion, flavor: String = "secretfield",
-    storage: SecureStorage = .sodium
+    storage: SecureStorage = .sealed
   ) throws(PinentryError) {
     self.connection = try AssuanConnection(input: input, output: output, storage: storage)
     self.interface = interface

@@ -20,7 +20,7 @@ extension TerminalPinentry {
   /// Pure: reads nothing but its arguments.
   package static func promptConfiguration(
     for request: PinRequest, terminalPath: String, locale: TerminalLocale,
-    storage: SecureStorage = .strongestAvailable
+    storage: SecureStorage = .sealed
   ) -> PromptConfiguration {
     var configuration = PromptConfiguration(prompt: request.prompt)
     configuration.storage = storage

@@ -57,9 +57,10 @@ public struct TerminalPinentry: PinentryInterface {
   /// The relay and the buffers kept from one request to the next; nil makes
   /// them at each request.
   public var resources: PromptResources?
-  /// The memory passphrases and the prompt's buffers live in: secret memory
-  /// where the kernel offers it, by default (a pinentry lives as long as its
-  /// session, so the hibernation it blocks meanwhile costs nothing).
+  /// The memory passphrases and the prompt's buffers live in: sealed by
+  /// default (`SecureStorage.sealed`: ciphertext under a key in secret
+  /// memory; a pinentry lives as long as its session, so the hibernation
+  /// that key blocks meanwhile costs nothing).
   public var storage: SecureStorage
   /// The watch on `clientOutput`, made at the first request and armed while
   /// each asks.
@@ -69,7 +70,7 @@ public struct TerminalPinentry: PinentryInterface {
   /// asking through `resources` (see ``makeResources(storage:)``).
   public init(
     clientOutput: Int32? = 1, detectsRecording: Bool = true, fallbackLocale: TerminalLocale? = nil,
-    resources: PromptResources? = nil, storage: SecureStorage = .strongestAvailable
+    resources: PromptResources? = nil, storage: SecureStorage = .sealed
   ) {
     self.storage = storage
     self.clientOutput = clientOutput
@@ -79,14 +80,13 @@ public struct TerminalPinentry: PinentryInterface {
   }
 
   /// The resources a session of this pinentry keeps: a paused relay, and
-  /// the buffers of a prompt in the tool's memory (secret memory where the
-  /// kernel has it).
+  /// the buffers of a prompt in `storage` (sealed by default).
   ///
   /// - Precondition: no other signal relay is installed.
   /// - Throws: `TerminalError` when secure memory or the
   ///   relay's pipe cannot be had.
   public static func makeResources(
-    storage: SecureStorage = .strongestAvailable
+    storage: SecureStorage = .sealed
   ) throws(TerminalError) -> PromptResources {
     var configuration = PromptConfiguration()
     configuration.storage = storage

@@ -93,13 +93,15 @@ public struct SecretFieldState: ~Copyable, Sendable {
   ///   - obfuscationMode: how it shows its text at first; `.hidden` by default.
   ///   - maskGlyph: the glyph of a masked character.
   ///   - locking: what the secure buffer does when a protection cannot be had.
-  ///   - storage: which memory holds the text; sodium memory by default, which
-  ///     lets the machine hibernate (see `SecureStorage`).
+  ///   - storage: how the text rests; sealed by default (`SecureStorage.sealed`:
+  ///     ciphertext under a key in secret memory, an edit costing a decryption
+  ///     and an encryption and no system call); `.sodium` lets the machine
+  ///     hibernate (see `SecureStorage`).
   /// - Throws: `SecureMemoryError` when the secure buffer cannot be had.
   public init(
     policy: FieldPolicy = .default, limits: FieldLimits = .default,
     obfuscationMode: ObfuscationMode = .hidden, maskGlyph: Character = "•",
-    locking: LockPolicy = .required, storage: SecureStorage = .sodium
+    locking: LockPolicy = .required, storage: SecureStorage = .sealed
   ) throws(SecureMemoryError) {
     let text = try SecureBuffer(
       capacity: Self.reservedByteCount(for: limits), locking: locking, storage: storage)

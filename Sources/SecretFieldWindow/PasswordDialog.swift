@@ -85,7 +85,7 @@ package final class PasswordDialog {
   /// - Throws: `SecureMemoryError` when the field's secure memory cannot be had.
   package init(
     kind: Kind, texts: DialogTexts, limits: FieldLimits = .default,
-    storage: SecureStorage = .sodium
+    storage: SecureStorage = .sealed
   ) throws(SecureMemoryError) {
     self.kind = kind
     self.texts = texts
@@ -151,7 +151,7 @@ package final class PasswordDialog {
   /// caller to hand on once the dialog was accepted.
   ///
   /// - Throws: `SecureMemoryError` when the buffer cannot be had.
-  package func answer(storage: SecureStorage = .sodium) throws(SecureMemoryError) -> SecureBuffer {
+  package func answer(storage: SecureStorage = .sealed) throws(SecureMemoryError) -> SecureBuffer {
     var answer = try SecureBuffer(capacity: max(field.utf8Count, 1), storage: storage)
     try field.withSecret { bytes throws(SecureMemoryError) in try answer.append(bytes) }
     return answer

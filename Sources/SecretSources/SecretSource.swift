@@ -131,8 +131,9 @@ public enum SecretSource: Sendable, Hashable {
   ///     ``SecretSourceError/Code/timedOut``. A prompt and a command keep
   ///     their own timeouts.
   ///   - storage: which memory the secret is read into, from every source but
-  ///     one that asks (whose configuration says); sodium memory by default
-  ///     (see `SecureStorage`). With `.strongestAvailable` one rule holds for
+  ///     one that asks (whose configuration says); sealed by default
+  ///     (`SecureStorage.sealed`: a root scan reads ciphertext only, and
+  ///     using it costs no system call). With `.strongestAvailable` one rule holds for
   ///     every source, one that asks included: where the kernel offers secret
   ///     memory but the locked-memory limit refuses it, the secret is wiped
   ///     and refused (``SecretSourceError/Code/secureMemoryFailed``), never
@@ -141,7 +142,7 @@ public enum SecretSource: Sendable, Hashable {
   /// - Throws: ``SecretSourceError``.
   public func obtain(
     maximumByteCount: Int = SecretSource.maximumByteCount, lineTimeout: Duration? = nil,
-    storage: SecureStorage = .sodium,
+    storage: SecureStorage = .sealed,
     reportingWarnings report: (SecretSourceWarning) -> Void
   ) throws(SecretSourceError) -> SecureBuffer {
     let secret = try obtainFromSource(

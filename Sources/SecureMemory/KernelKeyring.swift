@@ -132,12 +132,12 @@ public struct KernelKeyring: Sendable {
   /// - Parameters:
   ///   - name: the key's description.
   ///   - storage: which memory the buffer is in (see ``SecureStorage``);
-  ///     sodium memory by default. The tools read into
-  ///     ``SecureStorage/strongestAvailable``.
+  ///     sealed by default, for a passphrase a program may keep for hours:
+  ///     a root scan reads ciphertext only.
   /// - Throws: ``KeyringError``: `unreachable`, `accessDenied`,
   ///   `secureMemoryUnavailable`, `invalidName`.
   public func read(
-    name: String, storage: SecureStorage = .sodium
+    name: String, storage: SecureStorage = .sealed
   ) throws(KeyringError) -> SecureBuffer? {
     guard let entries = try readEntries(name: name, storage: storage), !entries.isEmpty else {
       return nil
@@ -155,7 +155,7 @@ public struct KernelKeyring: Sendable {
   /// - Throws: ``KeyringError``: `unreachable`, `accessDenied`,
   ///   `secureMemoryUnavailable`, `invalidName`.
   public func readAll(
-    name: String, storage: SecureStorage = .sodium
+    name: String, storage: SecureStorage = .sealed
   ) throws(KeyringError) -> KeyringEntries? {
     try readEntries(name: name, storage: storage)
   }

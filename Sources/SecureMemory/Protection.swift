@@ -23,8 +23,12 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// is left that way, because changing its protection per window could need a
   /// new mapping the process does not have.
   public var isInaccessibleOutsideWindows: Bool
-  /// Which memory holds the bytes: ``SecureStorage/sodium`` or
-  /// ``SecureStorage/secretMemory``, never `strongestAvailable`.
+  /// Which memory holds the bytes: ``SecureStorage/sodium``,
+  /// ``SecureStorage/secretMemory`` or ``SecureStorage/sealed``, never
+  /// `strongestAvailable`. For a sealed buffer the other flags speak of its
+  /// ciphertext's slab, its key and its windows' scratch together, and
+  /// ``isHiddenFromKernel`` of the key and the scratch (the ciphertext is
+  /// readable, by design).
   public var storage: SecureStorage = .sodium
   /// Not even the kernel can read the bytes on another's behalf: when the
   /// buffer was made, a read of its data pages through the kernel
@@ -75,8 +79,20 @@ public struct Protection: Sendable, Hashable, CustomStringConvertible {
   /// outside windows`, with `not` before each protection that is missing,
   /// `pages shared with other secrets` for an arena slot; for secret memory
   /// it starts `secret memory:` and says whether the kernel can read it, and
-  /// for a fall-back it ends with the reason secret memory was not used.
+  /// for a fall-back it ends with the reason secret memory was not used; a
+  /// sealed buffer's starts `sealed (ciphertext at rest, key in …):`.
   public var description: String {
+    if storage == .sealed {
+      var claims = self
+      claims.storage = .sodium
+      claims.sharesPagesWithOtherSecrets = false
+      claims.secretMemoryFallback = nil
+      let key =
+        isHiddenFromKernel
+        ? "key in secret memory, hidden from the kernel" : "key in sodium memory"
+      let fallback = secretMemoryFallback.map { " (no secret memory: \($0.description))" } ?? ""
+      return "sealed (ciphertext at rest, \(key)): " + claims.description + fallback
+    }
     let isSecret = storage == .secretMemory
     let protections = [
       (isLocked, "locked"), (isExcludedFromCoreDumps, "no core dump"),

@@ -5,48 +5,57 @@ extension SecureBuffer {
   /// and reading through it faults. Windows nest, and readers on several threads
   /// share one window: the pages become no-access again when the last one leaves.
   ///
+  /// A sealed buffer (``SecureStorage/sealed``) lends its bytes decrypted into
+  /// a scratch slot of the calling thread, wiped when `body` returns; nested
+  /// windows take a slot each. When its ciphertext fails authentication
+  /// (changed in memory), `body` is not called and the window throws
+  /// ``SecureMemoryError`` with code
+  /// ``SecureMemoryError/Code/sealedSecretAltered`` where `Failure` can hold
+  /// it (`SecureMemoryError`, or `any Error` for a plain `throws` body); a
+  /// `body` that throws nothing else cannot hear it, and the process ends
+  /// with that message instead.
+  ///
   /// - Complexity: two `mprotect` calls for the outermost window, none for a
-  ///   nested one.
+  ///   nested one; for a sealed buffer one decryption of ``count`` bytes and
+  ///   no system call.
   public func withUnsafeBytes<Result: ~Copyable, Failure: Error>(
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    gate.openRead(region)
-    defer { gate.closeRead(region) }
-    return try body(UnsafeRawBufferPointer(start: region.start, count: count))
+    let window: BufferWindow
+    do { window = try openRead() } catch { throw Self.reported(error, as: Failure.self) }
+    defer { closeRead(window) }
+    return try body(UnsafeRawBufferPointer(start: window.start, count: count))
   }
 
   /// Calls `body` with read-write access to the buffer's bytes.
   ///
   /// The window covers ``count`` bytes; to change the count, use the editing
   /// methods. The pages are no-access again as soon as `body` returns or throws.
+  /// A sealed buffer's bytes are sealed again under a new nonce when `body`
+  /// returns or throws; a failed authentication is reported as
+  /// ``withUnsafeBytes(_:)`` reports it.
   ///
-  /// - Complexity: two `mprotect` calls.
+  /// - Complexity: two `mprotect` calls; for a sealed buffer a decryption
+  ///   and an encryption of ``count`` bytes.
   public mutating func withUnsafeMutableBytes<Result: ~Copyable, Failure: Error>(
     _ body: (UnsafeMutableRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try withWritableRegion { region throws(Failure) in
-      try body(UnsafeMutableRawBufferPointer(start: region.start, count: count))
+    let window: BufferWindow
+    do { window = try openWrite(touching: count) } catch {
+      throw Self.reported(error, as: Failure.self)
     }
+    let oldCount = count
+    defer { closeWrite(window, count: oldCount) }
+    return try body(UnsafeMutableRawBufferPointer(start: window.start, count: oldCount))
   }
 
-  /// Opens a read-write window over the whole capacity for editing inside the
-  /// module.
-  func withWritableRegion<Result: ~Copyable, Failure: Error>(
-    _ body: (BufferBacking) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    gate.openWrite(region)
-    defer { gate.closeWrite(region) }
-    return try body(region)
-  }
-
-  /// As ``withWritableRegion(_:)``, with the window over only the pages that
-  /// hold `bytes` where that is fewer than all (`AccessGate.openWrite(_:bytes:)`):
-  /// `body` may touch those bytes and no others.
-  func withWritableRegion<Result: ~Copyable, Failure: Error>(
-    over bytes: Range<Int>, _ body: (BufferBacking) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    let pages = gate.openWrite(region, bytes: bytes)
-    defer { gate.closeWrite(region, pages: pages) }
-    return try body(region)
+  /// A window's failure (a sealed buffer's authentication, the thread's
+  /// scratch) as the error a caller's `body` may throw: itself where
+  /// `Failure` can hold it, else the end of the process with its message.
+  static func reported<Failure: Error>(
+    _ error: SecureMemoryError, as _: Failure.Type
+  ) -> Failure {
+    if let failure = error as? Failure { return failure }
+    fatalError("SecureBuffer: \(error.description)")
   }
 }

@@ -1,7 +1,9 @@
 extension SecureBuffer {
   /// Allocates a buffer holding a copy of `other`'s bytes in `range` (all of
   /// them by default), under `policy` (by default the one `other` was
-  /// allocated under).
+  /// allocated under), in the storage `other` is in: a copy of a sealed
+  /// secret is sealed, one in secret memory is in secret memory (a copy of
+  /// an arena's slot is a buffer of its own, in the arena's storage).
   ///
   /// The bytes go from one read window straight into the new buffer's write
   /// window with the package's own copy (`rep movsb`): they never pass through
@@ -18,7 +20,8 @@ extension SecureBuffer {
     locking policy: LockPolicy? = nil
   ) throws(SecureMemoryError) {
     let range = other.checkedRange(range)
-    var buffer = try SecureBuffer(capacity: range.count, locking: policy ?? other.lockPolicy)
+    var buffer = try SecureBuffer(
+      capacity: range.count, locking: policy ?? other.lockPolicy, storage: other.region.storage)
     try buffer.append(contentsOf: other, range: range)
     self = buffer
   }

@@ -25,8 +25,10 @@ extension SecureBuffer {
       "SecureBuffer: range \(range) out of bounds for count \(count)")
     let newCount = count - range.count + bytes.count
     if newCount > capacity { try grow(toAtLeast: newCount) }
-    withWritableRegion { region in Self.splice(region, count, range, bytes) }
-    count = newCount
+    let oldCount = count
+    let window = try openWrite(touching: spliceExtent(oldCount, range, bytes.count))
+    Self.splice(window, oldCount, range, bytes)
+    closeWrite(window, count: newCount)
   }
 
   /// Replaces the bytes in `range` with a copy of `bytes` once `check` has read
@@ -58,17 +60,18 @@ extension SecureBuffer {
       do { try grow(toAtLeast: newCount) } catch { throw .memory(error) }
     }
     let oldCount = count
-    let refusal: Failure? = withWritableRegion { region in
-      do throws(Failure) {
-        try check(UnsafeRawBufferPointer(start: region.start, count: oldCount))
-      } catch {
-        return error
-      }
-      Self.splice(region, oldCount, range, bytes)
-      return nil
+    let window: BufferWindow
+    do { window = try openWrite(touching: spliceExtent(oldCount, range, bytes.count)) } catch {
+      throw .memory(error)
     }
-    if let refusal { throw .body(refusal) }
-    count = newCount
+    do throws(Failure) {
+      try check(UnsafeRawBufferPointer(start: window.start, count: oldCount))
+    } catch {
+      closeWrite(window, count: oldCount)
+      throw .body(error)
+    }
+    Self.splice(window, oldCount, range, bytes)
+    closeWrite(window, count: newCount)
   }
 
   /// Lends the bytes read-only to `body`, which sets `removing` to how many of
@@ -81,29 +84,29 @@ extension SecureBuffer {
   /// of two. The pointer `body` gets stays valid, with the bytes it saw, until
   /// `body` ends, whatever `removing` says.
   ///
+  /// A sealed buffer's failed authentication is reported as
+  /// ``withUnsafeBytes(_:)`` reports it.
+  ///
   /// - Precondition: `removing` is within `0...count` when `body` ends.
-  /// - Complexity: O(`count`); two `mprotect` calls.
+  /// - Complexity: O(`count`); two `mprotect` calls (a sealed buffer: a
+  ///   decryption and an encryption).
   public mutating func withUnsafeBytesRemovingPrefix<Result, Failure: Error>(
     _ body: (_ bytes: UnsafeRawBufferPointer, _ removing: inout Int) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let oldCount = count
     var removed = 0
-    let result: Swift.Result<Result, Failure> = withWritableRegion { region in
-      defer {
-        precondition(
-          removed >= 0 && removed <= oldCount,
-          "SecureBuffer: cannot remove \(removed) of \(oldCount) bytes")
-        Self.splice(region, oldCount, 0..<removed, UnsafeRawBufferPointer(start: nil, count: 0))
-      }
-      do throws(Failure) {
-        return .success(
-          try body(UnsafeRawBufferPointer(start: region.start, count: oldCount), &removed))
-      } catch {
-        return .failure(error)
-      }
+    let window: BufferWindow
+    do { window = try openWrite(touching: oldCount) } catch {
+      throw Self.reported(error, as: Failure.self)
     }
-    count = oldCount - removed
-    return try result.get()
+    defer {
+      precondition(
+        removed >= 0 && removed <= oldCount,
+        "SecureBuffer: cannot remove \(removed) of \(oldCount) bytes")
+      Self.splice(window, oldCount, 0..<removed, UnsafeRawBufferPointer(start: nil, count: 0))
+      closeWrite(window, count: oldCount - removed)
+    }
+    return try body(UnsafeRawBufferPointer(start: window.start, count: oldCount), &removed)
   }
 
   /// Appends what `receive` writes into the spare capacity, then lends every
@@ -136,26 +139,30 @@ extension SecureBuffer {
     let oldCount = count
     var newCount = oldCount
     var removed = 0
-    let result: Swift.Result<Result, Failure>? = withWritableRegion { region in
-      let received = receive(
-        UnsafeMutableRawBufferPointer(start: region.start + oldCount, count: maximumCount))
-      guard received > 0 else { return nil }
+    let window: BufferWindow
+    do { window = try openWrite(touching: oldCount + maximumCount) } catch {
+      throw .memory(error)
+    }
+    let result: Swift.Result<Result, Failure>?
+    let received = receive(
+      UnsafeMutableRawBufferPointer(start: window.start + oldCount, count: maximumCount))
+    if received > 0 {
       precondition(received <= maximumCount, "SecureBuffer: received more than the room given")
       newCount = oldCount + received
-      defer {
-        precondition(
-          removed >= 0 && removed <= newCount,
-          "SecureBuffer: cannot remove \(removed) of \(newCount) bytes")
-        Self.splice(region, newCount, 0..<removed, UnsafeRawBufferPointer(start: nil, count: 0))
-      }
       do throws(Failure) {
-        return .success(
-          try body(UnsafeRawBufferPointer(start: region.start, count: newCount), &removed))
+        result = .success(
+          try body(UnsafeRawBufferPointer(start: window.start, count: newCount), &removed))
       } catch {
-        return .failure(error)
+        result = .failure(error)
       }
+      precondition(
+        removed >= 0 && removed <= newCount,
+        "SecureBuffer: cannot remove \(removed) of \(newCount) bytes")
+      Self.splice(window, newCount, 0..<removed, UnsafeRawBufferPointer(start: nil, count: 0))
+    } else {
+      result = nil
     }
-    count = newCount - removed
+    closeWrite(window, count: newCount - removed)
     switch result {
     case nil: return nil
     case .success(let value): return value
@@ -190,11 +197,20 @@ extension SecureBuffer {
     }
   }
 
+  /// How far a ``splice(_:_:_:_:)`` of `count` bytes over `range` of the
+  /// first `oldCount` may write: the new count, the old one, and the spare
+  /// capacity a tail moved right bounces through.
+  private func spliceExtent(_ oldCount: Int, _ range: Range<Int>, _ count: Int) -> Int {
+    let newCount = oldCount - range.count + count
+    let tailCount = oldCount - range.upperBound
+    return min(capacity, max(oldCount, newCount + (count > range.count ? tailCount : 0)))
+  }
+
   /// Within an open read-write window: replaces `range` of the first `oldCount`
   /// bytes with `bytes`, moving the tail with the package's copy and zeroing
   /// what the buffer no longer holds.
   private static func splice(
-    _ region: BufferBacking, _ oldCount: Int, _ range: Range<Int>,
+    _ region: BufferWindow, _ oldCount: Int, _ range: Range<Int>,
     _ bytes: UnsafeRawBufferPointer
   ) {
     let base = region.start
@@ -203,7 +219,7 @@ extension SecureBuffer {
     if tailCount > 0 && range.count != bytes.count {
       let destination = base + range.lowerBound + bytes.count
       let source = base + range.upperBound
-      if destination > source && newCount + tailCount <= region.capacity {
+      if destination > source && newCount + tailCount <= region.room {
         // The tail moves right, over itself: a backward string copy runs several
         // times slower than two forward ones, so bounce it through the spare
         // capacity past the new end (neither copy overlaps) and wipe that spare
@@ -225,16 +241,31 @@ extension SecureBuffer {
   /// Removes the bytes in `range`, zeroing the bytes freed at the end.
   ///
   /// - Precondition: `range` lies within `0...count`.
+  ///
+  /// A sealed buffer whose ciphertext fails authentication cannot be edited,
+  /// and this method cannot report it: the process ends with the message of
+  /// ``SecureMemoryError/Code/sealedSecretAltered``. Use
+  /// ``replaceSubrange(_:with:)`` with no bytes to hear it as an error.
   public mutating func removeSubrange(_ range: Range<Int>) {
-    // Shrinking never grows, so the only error `replaceSubrange` throws cannot occur.
-    try! replaceSubrange(range, with: UnsafeRawBufferPointer(start: nil, count: 0))
+    // Shrinking never grows: the one error left is a sealed buffer's.
+    do { try replaceSubrange(range, with: UnsafeRawBufferPointer(start: nil, count: 0)) } catch {
+      fatalError("SecureBuffer: \(error.description)")
+    }
   }
 
   /// Wipes the whole capacity (`sodium_memzero`) and sets the count to zero. The
   /// allocation stays, ready for new bytes.
   public mutating func removeAll() {
-    withWritableRegion { $0.zero() }
-    count = 0
+    if case .sealed(let slot) = region {
+      // Nothing to open: the ciphertext is wiped, and the key stays.
+      slot.wipe(count: count)
+      count = 0
+      return
+    }
+    // A guarded buffer's window cannot fail.
+    guard let window = try? openWrite() else { return }
+    Sodium.zero(window.start, count: window.room)
+    closeWrite(window, count: 0)
   }
 
   /// Makes room for at least `minimumCapacity` bytes without further growth.
@@ -256,6 +287,15 @@ extension SecureBuffer {
   private mutating func moveToNewRegion(capacity newCapacity: Int) throws(SecureMemoryError) {
     let (newRegion, newProtection) = try BufferBacking.allocate(
       minimumCapacity: newCapacity, policy: policy, storage: region.storage, arena: arena)
+    if case .sealed(let oldSlot) = region, case .sealed(let newSlot) = newRegion {
+      // The ciphertext moves as it is: its nonce does not depend on where
+      // it rests, and the plaintext is never opened.
+      oldSlot.copySealed(count: count, to: newSlot)
+      region = newRegion
+      oldSlot.free()
+      ownerProcess = Kernel.processID
+      return
+    }
     let oldRegion = region
     let newGate = AccessGate(protection: newProtection)
     gate.openRead(oldRegion)
@@ -295,19 +335,19 @@ extension SecureBuffer {
       do { try grow(toAtLeast: count + newCount) } catch { throw .memory(error) }
     }
     let offset = count
-    let result: Result<Void, Failure> = withWritableRegion(over: offset..<offset + newCount) {
-      region in
-      let spare = UnsafeMutableRawBufferPointer(start: region.start + offset, count: newCount)
-      do throws(Failure) {
-        try body(spare)
-        return .success(())
-      } catch {
-        Sodium.zero(region.start + offset, count: newCount)
-        return .failure(error)
-      }
+    let window: BufferWindow
+    do {
+      window = try openWrite(touching: offset + newCount, over: offset..<offset + newCount)
+    } catch { throw .memory(error) }
+    let spare = UnsafeMutableRawBufferPointer(start: window.start + offset, count: newCount)
+    do throws(Failure) {
+      try body(spare)
+    } catch {
+      Sodium.zero(window.start + offset, count: newCount)
+      closeWrite(window, count: offset)
+      throw .body(error)
     }
-    if case .failure(let error) = result { throw .body(error) }
-    count += newCount
+    closeWrite(window, count: offset + newCount)
   }
 }
 

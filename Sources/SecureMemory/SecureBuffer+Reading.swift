@@ -64,12 +64,11 @@ extension SecureBuffer {
     if ready == 0 { return .timedOut }
 
     let offset = count
-    let result = withWritableRegion { region in
-      Glibc.read(descriptor, region.start + offset, maximumCount)
-    }
-    let outcome = try ReadOutcome(readReturning: result, errno: Kernel.errno)
-    if case .bytes(let received) = outcome { count += received }
-    return outcome
+    let window = try openWrite(touching: offset + maximumCount)
+    let result = Glibc.read(descriptor, window.start + offset, maximumCount)
+    let errno = Kernel.errno
+    closeWrite(window, count: offset + max(0, result))
+    return try ReadOutcome(readReturning: result, errno: errno)
   }
 
   /// Appends what one `read(2)` on `descriptor` returns, as
@@ -179,15 +178,15 @@ extension SecureBuffer {
       if count == capacity { try grow(toAtLeast: min(end, max(count + 256, capacity * 2))) }
       let offset = count
       let room = min(capacity, end) - offset
-      let result = withWritableRegion { region in
-        Glibc.read(descriptor, region.start + offset, room)
-      }
+      let window = try openWrite(touching: offset + room)
+      let result = Glibc.read(descriptor, window.start + offset, room)
+      let errno = Kernel.errno
+      closeWrite(window, count: offset + max(0, result))
       if result < 0 {
-        if Kernel.errno == EINTR { continue }
-        throw .readFailed(errno: Kernel.errno)
+        if errno == EINTR { continue }
+        throw .readFailed(errno: errno)
       }
       if result == 0 { return .endOfFile }
-      count += result
     }
     return .limitReached
   }

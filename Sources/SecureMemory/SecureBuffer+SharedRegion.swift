@@ -20,8 +20,7 @@ extension SecureBuffer {
   ///   buffer of its own cannot be had.
   public init(capacity: Int = 0, sharing region: SharedSecureRegion) throws(SecureMemoryError) {
     guard let part = region.carve(capacity: capacity) else {
-      try self.init(
-        capacity: capacity, policy: region.policy, storage: region.region.storage, arena: nil)
+      try self.init(capacity: capacity, policy: region.policy, storage: region.storage, arena: nil)
       return
     }
     self.init(part: part, policy: region.policy)

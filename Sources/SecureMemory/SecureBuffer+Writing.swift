@@ -15,12 +15,15 @@ extension SecureBuffer {
   /// three system calls per call, none per retry.
   ///
   /// - Throws: ``SecureMemoryError`` with code `writeFailed` and the `errno`
-  ///   (`EPIPE` when the reading end is closed).
+  ///   (`EPIPE` when the reading end is closed); for a sealed buffer whose
+  ///   ciphertext fails authentication, code `sealedSecretAltered`, and
+  ///   nothing is written.
   public func write(to descriptor: Int32, range: Range<Int>? = nil) throws(SecureMemoryError) {
     let range = checkedRange(range)
-    let failure = withUnsafeBytes { bytes in
-      System.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes[range]))
-    }
+    let window = try openRead()
+    let bytes = UnsafeRawBufferPointer(start: window.start, count: count)
+    let failure = System.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: bytes[range]))
+    closeRead(window)
     if let failure { throw .writeFailed(errno: failure.code) }
   }
 }

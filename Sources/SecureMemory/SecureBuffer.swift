@@ -259,7 +259,7 @@ final class AccessGate: Sendable {
   /// by its slab, a shared region's part by its region.
   private static func openWindow(sharing backing: BufferBacking, writable: Bool) {
     switch backing {
-    case .ownRegion: break
+    case .ownRegion, .sealed: break
     case .arenaSlot(let slot): slot.openWindow(writable: writable)
     case .regionPart(let part): part.openWindow(writable: writable)
     }
@@ -267,7 +267,7 @@ final class AccessGate: Sendable {
 
   private static func closeWindow(sharing backing: BufferBacking, writable: Bool) {
     switch backing {
-    case .ownRegion: break
+    case .ownRegion, .sealed: break
     case .arenaSlot(let slot): slot.closeWindow(writable: writable)
     case .regionPart(let part): part.closeWindow(writable: writable)
     }

@@ -10,7 +10,7 @@ public struct SecureMemoryError: Error, Sendable, Hashable, CustomStringConverti
     private enum Value: String, Hashable, Sendable {
       case libsodiumUnavailable, allocationFailed, lockFailed, guardPagesMissing
       case protectionFailed, readFailed, writeFailed, hashingFailed, malformedHash
-      case invalidSalt, limitOutOfRange, secretMemoryUnavailable
+      case invalidSalt, limitOutOfRange, secretMemoryUnavailable, sealedSecretAltered
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -50,6 +50,12 @@ public struct SecureMemoryError: Error, Sendable, Hashable, CustomStringConverti
     /// A key derivation's limit (passes, memory, key or password length) is
     /// outside what libsodium accepts.
     public static let limitOutOfRange = Code(.limitOutOfRange)
+    /// A sealed secret's ciphertext (or its tag, its nonce or the count
+    /// beside it) changed in memory since it was sealed: it failed
+    /// authentication, and its bytes cannot be had (see
+    /// ``SecureStorage/sealed``). A forked child gets it too, for every
+    /// secret its parent sealed: the child has a key of its own.
+    public static let sealedSecretAltered = Code(.sealedSecretAltered)
 
     /// The code's name, as in `lockFailed`.
     public var description: String { value.rawValue }
@@ -206,6 +212,15 @@ extension SecureMemoryError {
       .limitOutOfRange,
       "the key derivation's \(name) of \(describe(value)) is \(side): libsodium accepts "
         + "\(describe(allowed.lowerBound)) to \(describe(allowed.upperBound)) (\(constants))")
+  }
+
+  static func sealedSecretAltered(byteCount: Int) -> Self {
+    Self(
+      .sealedSecretAltered,
+      "a sealed secret of \(byteCount) bytes failed authentication (XChaCha20-Poly1305): its "
+        + "ciphertext was changed in memory since it was sealed, by a stray write or another "
+        + "process, or it was sealed by a parent process under another key; nothing of it was "
+        + "opened; drop it and obtain the secret again")
   }
 
   static func readFailed(errno: Int32) -> Self {

@@ -38,7 +38,13 @@ import Synchronization
 public final class SharedSecureRegion: @unchecked Sendable {
   // Sendable: the region's pages are touched only inside windows opened under
   // `state`'s lock, and `state` holds everything that changes.
-  let region: GuardedRegion
+  /// The region's memory; nil for a sealed one, which holds none.
+  private let memory: GuardedRegion?
+  /// The memory of a guarded region: never asked of a sealed one, whose
+  /// buffers are each sealed on their own.
+  var region: GuardedRegion { memory! }
+  /// The storage the region was made in, or its buffers are (sealed).
+  let storage: SecureStorage
   /// What holds for the whole region, verified when it was mapped.
   let protection: Protection
   /// The policy the region was mapped under; its buffers keep it.
@@ -63,22 +69,35 @@ public final class SharedSecureRegion: @unchecked Sendable {
   /// - Parameters:
   ///   - capacities: the buffers the region is for, largest first.
   ///   - policy: whether a missing protection refuses the region.
-  ///   - storage: which memory holds it, as for a ``SecureBuffer``.
+  ///   - storage: which memory holds it, as for a ``SecureBuffer``. With
+  ///     ``SecureStorage/sealed`` the region maps nothing and shares nothing:
+  ///     each buffer made on it is sealed on its own, since a sealed window
+  ///     changes no protection that sharing could save.
   /// - Throws: ``SecureMemoryError`` as ``SecureBuffer/init(capacity:locking:storage:)`` does.
   public init(
     holding capacities: [Int], locking policy: LockPolicy = .required,
     storage: SecureStorage = .sodium
   ) throws(SecureMemoryError) {
     precondition(capacities.allSatisfy { $0 >= 0 }, "SharedSecureRegion: negative capacity")
+    self.policy = policy
+    ownerProcess = Kernel.processID
+    guard storage != .sealed else {
+      // A sealed buffer's window changes no protection, so there is nothing
+      // to share: each buffer is sealed on its own.
+      memory = nil
+      self.storage = .sealed
+      protection = try Sealing.protection()
+      state = Mutex(State(top: 0))
+      return
+    }
     let total = capacities.reduce(0) { $0 + Self.rounded($1) + Self.canaryCount }
     let (region, protection) = try GuardedRegion.allocate(
       minimumCapacity: total, policy: policy, storage: storage)
-    self.region = region
+    memory = region
+    self.storage = region.storage
     var shared = protection
     shared.sharesPagesWithOtherSecrets = true
     self.protection = shared
-    self.policy = policy
-    ownerProcess = Kernel.processID
     state = Mutex(State(top: region.capacity))
     // sodium_malloc fills the bytes with 0xdb; a new buffer must read as zeros.
     if protection.isInaccessibleOutsideWindows {
@@ -91,7 +110,7 @@ public final class SharedSecureRegion: @unchecked Sendable {
   }
 
   deinit {
-    if ownerProcess == Kernel.processID { region.free() }
+    if ownerProcess == Kernel.processID { memory?.free() }
   }
 
   /// How many bytes buffers of `capacities` (each rounded up to 16, with its
@@ -127,6 +146,7 @@ public final class SharedSecureRegion: @unchecked Sendable {
   /// Carves room for `capacity` bytes below what was handed out, writes its
   /// canary, or returns nil when the region has no such room left.
   func carve(capacity: Int) -> RegionPart? {
+    guard memory != nil else { return nil }
     let size = Self.rounded(capacity)
     return state.withLock { state -> RegionPart? in
       guard state.top - size - Self.canaryCount >= 0 else { return nil }

@@ -44,7 +44,8 @@ struct AssuanProtectionCountTests {
   func passphraseLine() async {
     await #expect(processExitsWith: .success) {
       let responses = try! Pipe()
-      let connection = try! AssuanConnection(input: -1, output: responses.writeEnd)
+      let connection = try! AssuanConnection(
+        input: -1, output: responses.writeEnd, storage: .sodium)
       var secret = try! SecureBuffer(capacity: 2)
       try! secret.append(count: 2) {
         $0[0] = UInt8(ascii: "p")

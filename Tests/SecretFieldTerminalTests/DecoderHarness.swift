@@ -138,3 +138,14 @@ extension DecoderDriver {
     return all
   }
 }
+
+extension KeyDecoder.Configuration {
+  /// The defaults, with the decoder's buffers in sodium memory: what the
+  /// residue scans read (secret memory they could not) and the protection
+  /// counts count (a sealed buffer's windows change none).
+  static var sodium: KeyDecoder.Configuration {
+    var configuration = KeyDecoder.Configuration()
+    configuration.storage = .sodium
+    return configuration
+  }
+}

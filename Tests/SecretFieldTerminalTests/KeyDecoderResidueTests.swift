@@ -22,7 +22,7 @@ struct KeyDecoderResidueTests {
   func typedText() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker()
-      var decoder = try! KeyDecoder()
+      var decoder = try! KeyDecoder(configuration: .sodium)
       decoder.receive { input in
         marker.masked.withUnsafeBytes { try! input.append($0) }
         input.withUnsafeMutableBytes { marker.unmask(in: $0) }
@@ -42,7 +42,7 @@ struct KeyDecoderResidueTests {
   func kittyText() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker()
-      var decoder = try! KeyDecoder()
+      var decoder = try! KeyDecoder(configuration: .sodium)
       decoder.receive { input in
         let prefix: [UInt8] = Array("\u{1B}[97;1;".utf8)
         prefix.withUnsafeBytes { try! input.append($0) }
@@ -74,7 +74,7 @@ struct KeyDecoderResidueTests {
   func paste() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
-      var decoder = try! KeyDecoder()
+      var decoder = try! KeyDecoder(configuration: .sodium)
       let start: [UInt8] = Array("\u{1B}[200~".utf8)
       let end: [UInt8] = Array("\u{1B}[201~".utf8)
       // The marker arrives in two reads, each unmasked where it lands.

@@ -102,8 +102,8 @@ struct KeyDecoderWindowTests {
   @Test("a field with a buffer of its own: one pair too, the field's own")
   func keyTypedIntoALoneField() async {
     await #expect(processExitsWith: .success) {
-      var decoder = try! KeyDecoder()
-      var field = try! SecretFieldState()
+      var decoder = try! KeyDecoder(configuration: .sodium)
+      var field = try! SecretFieldState(storage: .sodium)
       let before = ProtectionChangeCount.current
       let step = try! KeyDecoderWindowTests.type("x", into: &field, through: &decoder)
       let changes = ProtectionChangeCount.current - before
@@ -134,7 +134,7 @@ struct KeyDecoderWindowTests {
   @Test("a control key makes no protection change: it is decoded where it landed")
   func controlKey() async {
     await #expect(processExitsWith: .success) {
-      var decoder = try! KeyDecoder()
+      var decoder = try! KeyDecoder(configuration: .sodium)
       var events: [KeyEvent] = []
       let before = ProtectionChangeCount.current
       _ = try! decoder.receive(
@@ -157,7 +157,7 @@ struct KeyDecoderWindowTests {
   @Test("control: decoding through next(at:) and withPayload makes more changes")
   func legacyPathCostsMore() async {
     await #expect(processExitsWith: .success) {
-      var decoder = try! KeyDecoder()
+      var decoder = try! KeyDecoder(configuration: .sodium)
       let before = ProtectionChangeCount.current
       decoder.receive { input in
         try! input.append(count: 1) { $0[0] = UInt8(ascii: "x") }
@@ -175,7 +175,7 @@ struct KeyDecoderWindowTests {
   func residue() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker()
-      var decoder = try! KeyDecoder()
+      var decoder = try! KeyDecoder(configuration: .sodium)
       var lent: ResidueScanner.Report?
       var received = 0
       let step = try! decoder.receive(

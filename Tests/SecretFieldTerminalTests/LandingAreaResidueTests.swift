@@ -37,7 +37,7 @@ struct LandingAreaResidueTests {
       let marker = Marker()
       let pipe = try! Pipe()
       var decoder = LandingAreaResidueTests.sodiumDecoder()
-      var field = try! SecretFieldState()
+      var field = try! SecretFieldState(storage: .sodium)
       LandingAreaResidueTests.send(marker, into: pipe)
       // The control: inside the handler the bytes are where they landed and in
       // the field, and the scan sees both; so the scan can see the landing area.
@@ -67,7 +67,7 @@ struct LandingAreaResidueTests {
       let marker = Marker()
       let pipe = try! Pipe()
       var decoder = LandingAreaResidueTests.sodiumDecoder()
-      var field = try! SecretFieldState()
+      var field = try! SecretFieldState(storage: .sodium)
       LandingAreaResidueTests.send(marker, into: pipe)
       pipe.send([0xC3])
       _ = try! decoder.read(from: pipe.readEnd, at: .now) { event, bytes in
@@ -91,8 +91,8 @@ struct LandingAreaResidueTests {
   func noProtectionChangeBeforeTheEdit() async {
     await #expect(processExitsWith: .success) {
       let pipe = try! Pipe()
-      var decoder = try! KeyDecoder()
-      var field = try! SecretFieldState()
+      var decoder = LandingAreaResidueTests.sodiumDecoder()
+      var field = try! SecretFieldState(storage: .sodium)
       pipe.send([UInt8(ascii: "a")])
       var changesAtHandler = -1
       let before = ProtectionChangeCount.current

@@ -29,7 +29,10 @@ struct PromptResidueTests {
       let locale = TerminalLocale(environment: ["LANG": "C.UTF-8"])
       let null = open("/dev/null", O_WRONLY)
       do {
-        var editor = try! PromptField(configuration: PromptConfiguration(), locale: locale)
+        // Sodium memory: the scan reads the field's one copy there.
+        var configuration = PromptConfiguration()
+        configuration.storage = .sodium
+        var editor = try! PromptField(configuration: configuration, locale: locale)
         do {
           var pasted = try! SecureBuffer(capacity: marker.count + 1)
           marker.masked.withUnsafeBytes { try! pasted.append($0) }

@@ -1,5 +1,6 @@
 import Glibc
 import SecretField
+import SecureMemory
 import Testing
 
 /// SplitMix64: a small seeded generator, so a failing sequence can be replayed
@@ -40,6 +41,7 @@ struct SecretFieldPropertyTests {
     var mode: ObfuscationMode
     var firstSeed: UInt64
     var sequences: Int
+    var storage: SecureStorage = .sodium
     var testDescription: String { name }
   }
 
@@ -56,6 +58,13 @@ struct SecretFieldPropertyTests {
       Configuration(
         name: "no paste, visible", policy: [.noPaste, .maskOnCapture], limits: .default,
         mode: .visible, firstSeed: 200_001, sequences: 1000),
+      Configuration(
+        name: "sealed storage, default policy, tight limits, reveal last typed",
+        policy: .default, limits: FieldLimits(maxCharacters: 12, maxBytes: 40),
+        mode: .revealLastTyped(), firstSeed: 300_001, sequences: 500, storage: .sealed),
+      Configuration(
+        name: "sealed storage, permissive policy, visible", policy: [], limits: .default,
+        mode: .visible, firstSeed: 400_001, sequences: 500, storage: .sealed),
     ])
   func randomSequences(_ configuration: Configuration) throws {
     var seeds = Array(
@@ -80,7 +89,7 @@ struct SecretFieldPropertyTests {
     var random = SeededGenerator(seed: seed)
     var field = try SecretFieldState(
       policy: configuration.policy, limits: configuration.limits,
-      obfuscationMode: configuration.mode)
+      obfuscationMode: configuration.mode, storage: configuration.storage)
     var oracle = FieldOracle(
       policy: configuration.policy, limits: configuration.limits, mode: configuration.mode)
     var now = testEpoch

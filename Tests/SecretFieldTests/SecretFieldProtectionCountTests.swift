@@ -32,7 +32,7 @@ struct SecretFieldProtectionCountTests {
   func onePair() async {
     await #expect(processExitsWith: .success) {
       for testCase in SecretFieldProtectionCountTests.cases {
-        var field = try! SecretFieldState()
+        var field = try! SecretFieldState(storage: .sodium)
         try! field.insert(testCase.text)
         field.select(testCase.caret..<testCase.caret)
         let before = ProtectionChangeCount.current
@@ -51,7 +51,7 @@ struct SecretFieldProtectionCountTests {
 
   @Test("an edit in the middle refused at the character limit changes nothing")
   func refusedInTheMiddle() throws {
-    var field = try SecretFieldState(limits: FieldLimits(maxCharacters: 4))
+    var field = try SecretFieldState(limits: FieldLimits(maxCharacters: 4), storage: .sodium)
     try field.insert("abcd")
     field.select(2..<2)
     #expect(throws: FieldError.self) { try field.insert("é") }

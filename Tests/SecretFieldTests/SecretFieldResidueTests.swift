@@ -31,7 +31,7 @@ struct SecretFieldResidueTests {
 
       var field = try! SecretFieldState(
         policy: [], limits: FieldLimits(maxCharacters: 200_000, maxBytes: 1 << 20),
-        obfuscationMode: .revealLastTyped())
+        obfuscationMode: .revealLastTyped(), storage: .sodium)
       var now = testEpoch
       source.withUnsafeBytes { plain in
         func piece(_ range: Range<Int>) -> UnsafeRawBufferPointer {
@@ -101,7 +101,7 @@ struct SecretFieldResidueTests {
       var source = try! SecureBuffer(capacity: 64)
       marker.masked.withUnsafeBytes { try! source.append($0) }
       source.withUnsafeMutableBytes { marker.unmask(in: $0) }
-      var field = try! SecretFieldState()
+      var field = try! SecretFieldState(storage: .sodium)
       source.withUnsafeBytes { plain in
         for offset in 0..<32 {
           try! field.insert(UnsafeRawBufferPointer(rebasing: plain[offset..<offset + 1]))

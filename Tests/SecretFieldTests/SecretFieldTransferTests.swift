@@ -34,7 +34,7 @@ struct SecretFieldTransferTests {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
       do {
-        var field = try! SecretFieldState()
+        var field = try! SecretFieldState(storage: .sodium)
         do {
           var typed = try! SecureBuffer(capacity: 32)
           marker.masked.withUnsafeBytes { try! typed.append($0) }

@@ -37,9 +37,9 @@ struct SecretSourceKeyringTests {
       storage: .strongestAvailable, reportingWarnings: { _ in })
     #expect(text(secret) == "cached")
     #expect(secret.protection.storage == .secretMemory)
-    // Control: without a storage, sodium memory.
+    // Control: without a storage, sealed (the default).
     let plain = try SecretSource.keyring(name: name).obtain()
-    #expect(plain.protection.storage == .sodium)
+    #expect(plain.protection.storage == .sealed)
   }
 
   @Test("keyring:NAME names the source; keyring: alone is refused")

@@ -72,7 +72,9 @@ struct KernelKeyringResidueTests {
     }
   }
 
-  @Test("read and readAll: one copy in the buffer while held, none after release")
+  @Test(
+    "read and readAll into sodium memory: one copy in the buffer while held, none after release; the default, sealed, holds none"
+  )
   func readLeavesOneCopy() async {
     await #expect(processExitsWith: .success) {
       let first = Marker(count: 32)
@@ -88,13 +90,17 @@ struct KernelKeyringResidueTests {
       }
       let beforeRead = try! ResidueScanner().scan(for: first)
 
-      let read = try! keyring.read(name: name)
+      let sealed = try! keyring.read(name: name)
+      let whileSealed = try! ResidueScanner().scan(for: first)
+      _ = consume sealed
+
+      let read = try! keyring.read(name: name, storage: .sodium)
       let whileHeld = try! ResidueScanner().scan(for: first)
       let secondWhileFirstHeld = try! ResidueScanner().scan(for: second)
       _ = consume read
       let afterRelease = try! ResidueScanner().scan(for: first)
 
-      let all = try! keyring.readAll(name: name)
+      let all = try! keyring.readAll(name: name, storage: .sodium)
       let allFirst = try! ResidueScanner().scan(for: first)
       let allSecond = try! ResidueScanner().scan(for: second)
       _ = consume all
@@ -102,6 +108,7 @@ struct KernelKeyringResidueTests {
       let allReleasedSecond = try! ResidueScanner().scan(for: second)
 
       #expect(beforeRead.copies == 0, "\(beforeRead)")
+      #expect(whileSealed.copies == 0, "ciphertext only: \(whileSealed)")
       #expect(whileHeld.copies == 1, "\(whileHeld)")
       #expect(
         secondWhileFirstHeld.copies == 0, "read wiped the rest of the list: \(secondWhileFirstHeld)"

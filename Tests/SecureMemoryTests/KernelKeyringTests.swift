@@ -118,7 +118,7 @@ struct KernelKeyringTests {
   }
 
   @Test(
-    "read and readAll put the passphrase in the storage asked for, secret memory hidden from the kernel; the default stays sodium"
+    "read and readAll put the passphrase in the storage asked for, secret memory hidden from the kernel; the default is sealed"
   )
   func readsIntoStorage() throws {
     let name = KeyringOracle.uniqueName("storage")
@@ -127,7 +127,8 @@ struct KernelKeyringTests {
     try keyring.store(secureBuffer("second"), name: name, timeout: .seconds(60))
     guard let secret = try keyring.read(name: name, storage: .secretMemory),
       let all = try keyring.readAll(name: name, storage: .secretMemory),
-      let plain = try keyring.read(name: name)
+      let plain = try keyring.read(name: name, storage: .sodium),
+      let byDefault = try keyring.read(name: name)
     else {
       Issue.record("nothing read back")
       return
@@ -138,8 +139,10 @@ struct KernelKeyringTests {
     #expect(texts(of: all) == ["first", "second"])
     let copy = try all.copyEntry(at: 1)
     #expect(copy.protection.storage == .secretMemory, "a copy stays in the entries' memory")
-    // Control: read without a storage, the same key is in sodium memory, which
-    // /proc/self/mem reads.
+    #expect(byDefault.protection.storage == .sealed)
+    #expect(contents(of: byDefault) == Array("first".utf8))
+    // Control: read into sodium memory, the same key is where /proc/self/mem
+    // reads it.
     #expect(plain.protection.storage == .sodium)
     #expect(procMemReadError(at: BufferPages(plain).dataStart) == nil)
   }

@@ -14,9 +14,9 @@ struct SecretTableTests {
     try table.insert(copying: vault, range: 2..<9, for: "bob")
     let candidate = try secureText("hunter2")
     let answers = [
-      table.constantTimeEquals(candidate, for: "bob"),
-      table.constantTimeEquals(candidate, for: "alice"),
-      table.constantTimeEquals(candidate, for: "carol"),
+      try table.constantTimeEquals(candidate, for: "bob"),
+      try table.constantTimeEquals(candidate, for: "alice"),
+      try table.constantTimeEquals(candidate, for: "carol"),
     ]
     #expect(answers == [true, false, nil])
     #expect(table.count == 2)
@@ -41,8 +41,8 @@ struct SecretTableTests {
     let table = try SecretTable<Int>(name: "test", storage: .sodium)
     for index in 0..<50 { try table.insert(copying: try secureText("pw\(index)"), for: index) }
     let candidate = try secureText("pw37")
-    let matching = candidate.withUnsafeBytes { typed in
-      (0..<50).filter { table.constantTimeEquals(bytes: typed, for: $0) == true }
+    let matching = try candidate.withUnsafeBytes { typed in
+      try (0..<50).filter { try table.constantTimeEquals(bytes: typed, for: $0) == true }
     }
     #expect(matching == [37])
   }
@@ -60,8 +60,8 @@ struct SecretTableTests {
         let key = thread + 8 * round
         // Each thread owns keys ≡ thread (mod 8) above 2,000 to insert and remove.
         try! table.insert(copying: try! secureText("fresh \(key)"), for: 2_000 + key)
-        let own = table.constantTimeEquals(candidate, for: thread)
-        let other = table.constantTimeEquals(candidate, for: (thread + 1) % 8)
+        let own = try! table.constantTimeEquals(candidate, for: thread)
+        let other = try! table.constantTimeEquals(candidate, for: (thread + 1) % 8)
         let fresh = table.withSecret(for: 2_000 + key) { String(decoding: $0, as: UTF8.self) }
         if own != true || other != false || fresh != "fresh \(key)" {
           wrong.add(1, ordering: .relaxed)

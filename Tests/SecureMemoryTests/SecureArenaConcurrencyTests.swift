@@ -60,7 +60,7 @@ struct SecureArenaConcurrencyTests {
     // In a child: a race that made a page no-access under an open window
     // would end it by SIGSEGV, and the test would say so.
     await #expect(processExitsWith: .success) {
-      let arena = try! SecureArena(name: "threads")
+      let arena = try! SecureArena(name: "threads", storage: .strongestAvailable)
       let shared = SharedBuffers(
         (0..<200).map { index in
           var buffer = try! SecureBuffer(capacity: 32, in: arena)

@@ -38,14 +38,17 @@ func rawSecretMemoryFile() -> Int32 {
   return unsafeBitCast(symbol, to: Syscall.self)(447, UInt32(O_CLOEXEC))  // x86_64
 }
 
-/// A slab in secret memory (`memfd_secret`), the arena's default, each property
+/// A slab in secret memory (`memfd_secret`), a guarded arena's first choice, each property
 /// shown by its effect beside a sodium slab that must differ where the
 /// backings differ.
 @Suite("SecureArena in secret memory")
 struct SecureArenaSecretMemoryTests {
-  @Test("the default arena puts its slots in secret memory on this kernel, and says so")
-  func defaultIsSecretMemory() throws {
-    let arena = try SecureArena()
+  @Test(
+    "a .strongestAvailable arena puts its slots in secret memory on this kernel, and says so; the default arena is sealed"
+  )
+  func strongestIsSecretMemory() throws {
+    #expect(try SecureArena().storage == .sealed)
+    let arena = try SecureArena(storage: .strongestAvailable)
     #expect(arena.storage == .strongestAvailable)
     let buffer = try SecureBuffer(capacity: 16, in: arena)
     let protection = buffer.protection
@@ -154,7 +157,7 @@ struct SecureArenaSecretMemoryTests {
   func fallsBackWithoutSecretMemory() async {
     await #expect(processExitsWith: .success) {
       SecureStorage.simulateSecretMemoryFailure(errno: ENOSYS)
-      let arena = try! SecureArena(name: "fallback")
+      let arena = try! SecureArena(name: "fallback", storage: .strongestAvailable)
       var buffer = try! SecureBuffer(capacity: 32, in: arena)
       let protection = buffer.protection
       #expect(protection.storage == .sodium)

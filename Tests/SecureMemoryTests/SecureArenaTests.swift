@@ -36,7 +36,7 @@ struct SecureArenaTests {
       SizeCase(requested: 2048, slotSize: 2048),
     ])
   func sizeClasses(_ size: SizeCase) throws {
-    let arena = try SecureArena()
+    let arena = try SecureArena(storage: .strongestAvailable)
     let buffer = try SecureBuffer(capacity: size.requested, in: arena)
     let (capacity, isInArena, isEmpty) = (buffer.capacity, buffer.isInArena, buffer.isEmpty)
     #expect(capacity == size.slotSize)
@@ -77,7 +77,7 @@ struct SecureArenaTests {
 
   @Test("slots of one class lie side by side, 48 bytes apart for 32-byte secrets")
   func slotsArePacked() throws {
-    let arena = try SecureArena()
+    let arena = try SecureArena(storage: .strongestAvailable)
     let first = try SecureBuffer(capacity: 32, in: arena)
     let second = try SecureBuffer(capacity: 32, in: arena)
     #expect(address(of: second) - address(of: first) == 48)
@@ -86,7 +86,7 @@ struct SecureArenaTests {
 
   @Test("editing, reading back and comparing work as on a buffer of its own")
   func editing() throws {
-    let arena = try SecureArena()
+    let arena = try SecureArena(storage: .strongestAvailable)
     var buffer = try arenaBuffer(Array("hunter".utf8), in: arena)
     try Array("2!".utf8).withUnsafeBytes { try buffer.append($0) }
     try Array("H".utf8).withUnsafeBytes { try buffer.replaceSubrange(0..<1, with: $0) }
@@ -144,7 +144,7 @@ struct SecureArenaTests {
 
   @Test("reads from and writes to a descriptor straight from the slot")
   func descriptors() throws {
-    let arena = try SecureArena()
+    let arena = try SecureArena(storage: .strongestAvailable)
     let pipe = try Pipe()
     pipe.send(Array("correct horse".utf8))
     var buffer = try SecureBuffer(in: arena)
@@ -160,7 +160,7 @@ struct SecureArenaTests {
   func emptySlabsAreReturned() async {
     // VmLck is the process's: read it where no parallel test allocates.
     await #expect(processExitsWith: .success) {
-      let arena = try! SecureArena()
+      let arena = try! SecureArena(storage: .strongestAvailable)
       let lockedBefore = try! statusValue("VmLck")!
       var held: [HeldBuffer] = []
       // Three slabs of 32-byte slots (1,365 each) and one more secret.

@@ -40,6 +40,19 @@ struct TerminalProgram {
       arguments: [promptText], kind: .askpass, maskGlyphs: ours)
   }
 
+  /// `secretfield-askpass TEXT` as users install it: the packaged build
+  /// (`Packaging/build-flags.bash`: the Swift runtime linked in, `-z now`),
+  /// which `Scripts/package` leaves in `.build/static/release/`; or in the
+  /// directory `SECRETFIELD_STATIC_TOOLS` names.
+  static var staticAskpass: TerminalProgram {
+    let directory =
+      getenv("SECRETFIELD_STATIC_TOOLS").map { String(cString: $0) + "/" }
+      ?? benchmarkDirectory + "../../static/release/"
+    return TerminalProgram(
+      label: "secretfield-askpass (static)", path: directory + "secretfield-askpass",
+      arguments: [promptText], kind: .askpass, maskGlyphs: ours)
+  }
+
   /// `secretfield prompt TEXT`, beside the benchmark binary: the same prompt
   /// as the askpass, behind the general command line tool.
   static var secretFieldPrompt: TerminalProgram {
@@ -140,14 +153,20 @@ struct TerminalProgram {
     {
       return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
+    return benchmarkDirectory + name
+  }
+
+  /// The directory of the running benchmark binary, with a trailing slash
+  /// (empty when it cannot be read).
+  private static var benchmarkDirectory: String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let path =
       count > 0
       ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
       : CommandLine.arguments[0]
-    guard let slash = path.lastIndex(of: "/") else { return name }
-    return String(path[...slash]) + name
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return String(path[...slash])
   }
 }
 

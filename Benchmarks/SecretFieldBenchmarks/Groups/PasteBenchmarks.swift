@@ -1,4 +1,5 @@
 import SecretField
+import SecureMemory
 
 /// `paste_64k` and `paste_1m`: one paste of 64 KiB and of 1 MiB of mixed text
 /// (ASCII, accented Latin, Greek, Cyrillic, CJK, Hangul jamo, emoji with ZWJ,
@@ -44,7 +45,7 @@ struct PasteBenchmarks: BenchmarkGroup {
           + " \(expected)")
     }
     // Fail here, with the library's message, rather than inside the timing loop.
-    _ = try SecretFieldState(limits: Self.limits)
+    _ = try SecretFieldState(limits: Self.limits, storage: .sodium)
 
     // Variants, by size: 0 field, 1 floor, 2 stdlib; index = kind * 2 + size.
     let fields: [SecretFieldHolder] = texts.map { _ in SecretFieldHolder() }
@@ -122,7 +123,7 @@ private final class SecretFieldHolder {
   private var field: SecretFieldState?
 
   func make(limits: FieldLimits) {
-    do { field = try SecretFieldState(limits: limits) } catch {
+    do { field = try SecretFieldState(limits: limits, storage: .sodium) } catch {
       preconditionFailure("paste: no field: \(error)")
     }
   }

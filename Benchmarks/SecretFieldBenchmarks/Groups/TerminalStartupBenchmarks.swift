@@ -6,7 +6,10 @@
 ///   the master, beside `systemd-ask-password Startup:` started alike.
 ///   `prompt_startup_secretfield` times `secretfield prompt Startup:` the same
 ///   way, the same prompt behind the general tool, and runs before the askpass
-///   exists.
+///   exists. `prompt_startup_static` times the askpass users install, the
+///   statically linked build of `Scripts/package` (`.build/static/release`,
+///   or the directory `SECRETFIELD_STATIC_TOOLS` names), against the same
+///   baseline.
 /// - `pinentry_startup`: from `GETPIN` written to `pinentry-secretfield`, after
 ///   the greeting and `OPTION ttyname`, `ttytype`, `lc-ctype` and `SETPROMPT`
 ///   were answered, to `Startup:` read back from the master, beside
@@ -17,7 +20,9 @@
 /// are outside the clock. The floor is the kernel's: `fork`/`exec`, the
 /// dynamic loader, and the pty's line discipline.
 struct TerminalStartupBenchmarks: BenchmarkGroup {
-  let names = ["prompt_startup", "prompt_startup_secretfield", "pinentry_startup"]
+  let names = [
+    "prompt_startup", "prompt_startup_secretfield", "prompt_startup_static", "pinentry_startup",
+  ]
 
   func run(with sampler: Sampler) throws -> [BenchmarkResult] {
     let comparisons = [
@@ -25,6 +30,8 @@ struct TerminalStartupBenchmarks: BenchmarkGroup {
         "prompt_startup", subject: .secretFieldAskpass, baseline: .systemdAskPassword),
       TerminalComparison.available(
         "prompt_startup_secretfield", subject: .secretFieldPrompt, baseline: .systemdAskPassword),
+      TerminalComparison.available(
+        "prompt_startup_static", subject: .staticAskpass, baseline: .systemdAskPassword),
       TerminalComparison.available(
         "pinentry_startup", subject: .secretFieldPinentry, baseline: .pinentryCurses),
     ].compactMap { $0 }

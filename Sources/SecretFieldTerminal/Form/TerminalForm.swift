@@ -38,8 +38,9 @@ public struct TerminalForm: Sendable {
   public var timeout: Duration?
   /// The terminal to ask on: the controlling terminal by default.
   public var terminalPath = TerminalDevice.controllingTerminalPath
-  /// Which memory the secret fields and their answers are kept in.
-  public var storage: SecureStorage = .sodium
+  /// Which memory the secret fields and their answers are kept in: sealed
+  /// by default (`SecureStorage.sealed`), so a root scan reads ciphertext.
+  public var storage: SecureStorage = .sealed
   /// Look for a recorder of the session when the form starts.
   public var detectsRecording = true
   /// The texts the form shows on its own (messages, the hint).

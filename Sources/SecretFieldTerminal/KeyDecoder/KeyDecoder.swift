@@ -42,8 +42,10 @@ public import SecureMemory
     /// long, is consumed to its end without being kept.
     public var maximumSequenceCount: Int = 4 * 1024
     /// Which memory the decoder's buffers (the terminal's bytes, a text or
-    /// paste) are in: sodium memory by default (see `SecureStorage`).
-    public var storage: SecureStorage = .sodium
+    /// paste) are in: sealed by default (see `SecureStorage`); the landing
+    /// area a key is read into, which holds nothing between keys, is then in
+    /// secret memory where the kernel offers it.
+    public var storage: SecureStorage = .sealed
 
     /// The defaults.
     public init() {}

@@ -111,10 +111,11 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// it from the environment when the prompt starts.
   public var locale: TerminalLocale?
   /// Which memory holds the password and every byte of it on the way (the
-  /// field, the key decoder's buffers, the copy the prompt returns). Sodium
-  /// memory by default, which lets the machine hibernate; a short-lived tool
-  /// asks for `.strongestAvailable`, so that not even root can read the
-  /// password while the prompt is open (see `SecureStorage`).
+  /// field, the key decoder's buffers, the copy the prompt returns). Sealed
+  /// by default, as the package's tools ask (`SecureStorage.sealed`): a root
+  /// scan reads ciphertext only, and a key costs no protection change;
+  /// `.sodium` lets the machine hibernate, `.strongestAvailable` keeps the
+  /// plaintext in guarded secret memory (see `SecureStorage`).
   public var storage: SecureStorage
 
   /// A configuration with `prompt` and the defaults for everything else.
@@ -141,7 +142,7 @@ public struct PromptConfiguration: Sendable, Hashable {
     terminalReplyTimeout = .milliseconds(200)
     terminalPath = TerminalDevice.controllingTerminalPath
     locale = nil
-    storage = .sodium
+    storage = .sealed
   }
 
   /// The least a front end needs: `prompt`, then a line read with echo off

@@ -1,9 +1,10 @@
 /// Where a ``SecureBuffer``'s bytes live: a guarded region of its own, a slot
-/// of a ``SecureArena``, or room in a ``SharedSecureRegion``.
+/// of a ``SecureArena``, room in a ``SharedSecureRegion``, or sealed.
 ///
-/// Everything above this type (windows, editing, growth) is the same for both;
-/// what differs is how a window changes page protection and how the memory is
-/// given back.
+/// Everything above this type (windows, editing, growth) is the same for the
+/// guarded ones; what differs is how a window changes page protection and how
+/// the memory is given back. A sealed buffer's bytes have no address of their
+/// own: each window opens them into the thread's scratch (``SealedSlot``).
 enum BufferBacking {
   /// One allocation for this buffer alone: `sodium_malloc` or secret memory.
   case ownRegion(GuardedRegion)
@@ -11,13 +12,16 @@ enum BufferBacking {
   case arenaSlot(ArenaSlot)
   /// Room in a region shared with other buffers, opened with them.
   case regionPart(RegionPart)
+  /// Ciphertext under the process's key, opened into the thread's scratch.
+  case sealed(SealedSlot)
 
-  /// Where the bytes start.
+  /// Where the bytes start; a sealed buffer's have no fixed place.
   var start: UnsafeMutableRawPointer {
     switch self {
     case .ownRegion(let region): region.start
     case .arenaSlot(let slot): slot.start
     case .regionPart(let part): part.start
+    case .sealed: preconditionFailure("SecureBuffer: a sealed buffer's bytes have no fixed place")
     }
   }
 
@@ -27,6 +31,7 @@ enum BufferBacking {
     case .ownRegion(let region): region.capacity
     case .arenaSlot(let slot): slot.capacity
     case .regionPart(let part): part.capacity
+    case .sealed(let slot): slot.capacity
     }
   }
 
@@ -42,6 +47,9 @@ enum BufferBacking {
     arena: SecureArena?
   ) throws(SecureMemoryError) -> (BufferBacking, Protection) {
     precondition(minimumCapacity >= 0, "SecureBuffer capacity must not be negative")
+    if let store = arena?.sealedStore ?? (arena == nil && storage == .sealed ? .shared : nil) {
+      return (.sealed(try store.allocate(capacity: minimumCapacity)), try Sealing.protection())
+    }
     if let sizeClass = arena?.sizeClass(holding: minimumCapacity) {
       let slot = try sizeClass.allocate()
       var protection = slot.slab.protection
@@ -60,12 +68,10 @@ enum BufferBacking {
     switch self {
     case .ownRegion(let region): region.storage
     case .arenaSlot(let slot): slot.sizeClass.layout.storage
-    case .regionPart(let part): part.region.region.storage
+    case .regionPart(let part): part.region.storage
+    case .sealed: .sealed
     }
   }
-
-  /// Zeroes the whole capacity; the caller holds a read-write window.
-  func zero() { Sodium.zero(start, count: capacity) }
 
   /// Wipes and gives the memory back: `sodium_free` for a region of its own
   /// (which checks libsodium's canary), the slot's wipe and canary check for a
@@ -75,6 +81,7 @@ enum BufferBacking {
     case .ownRegion(let region): region.free()
     case .arenaSlot(let slot): slot.free()
     case .regionPart(let part): part.free()
+    case .sealed(let slot): slot.free()
     }
   }
 }

@@ -52,7 +52,9 @@ struct GuardedRegion {
       return try allocateSodium(capacity: capacity, policy: policy)
     case .secretMemory:
       return try allocateSecretMemory(capacity: capacity, policy: policy)
-    case .strongestAvailable:
+    case .strongestAvailable, .sealed:
+      // `.sealed` here is memory that needs an address of its own (a landing
+      // area, a shared region): the strongest guarded memory there is.
       do {
         return try allocateSecretMemory(capacity: capacity, policy: policy)
       } catch {

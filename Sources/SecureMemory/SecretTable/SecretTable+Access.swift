@@ -1,21 +1,25 @@
-import Synchronization
+public import Synchronization
 
 extension SecretTable {
   /// Lends the secret under `key` to `body` inside a read window; nil when
   /// there is none.
   ///
   /// Do not let the bytes escape `body`, and keep it short: it runs under the
-  /// table's lock.
-  public func withSecret<Result, Failure: Error>(
+  /// lock of the key's shard. A sealed secret whose ciphertext fails
+  /// authentication is reported as ``SecureBuffer/withUnsafeBytes(_:)``
+  /// reports it: thrown where `Failure` can hold a ``SecureMemoryError``.
+  @inlinable public func withSecret<Result, Failure: Error>(
     for key: Key, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
     // Kept outside the lock's closure: what `body` returns need not be
     // Sendable, and it never leaves this thread.
     var outcome: Swift.Result<Result, Failure>?
-    entries.withLock { entries in
-      guard let entry = entries[key] else { return }
-      outcome = entry.secret.withUnsafeBytes { bytes in
-        do throws(Failure) { return .success(try body(bytes)) } catch { return .failure(error) }
+    shard(for: key).entries.withLock { entries in
+      guard let stored = entries[key] else { return }
+      do throws(Failure) {
+        outcome = .success(try stored.entry.takeUnretainedValue().secret.withUnsafeBytes(body))
+      } catch {
+        outcome = .failure(error)
       }
     }
     return try outcome?.get()
@@ -24,12 +28,15 @@ extension SecretTable {
   /// A copy of the secret under `key` in a buffer of its own (to hand to a
   /// child, or to keep past a removal); nil when there is none.
   ///
-  /// - Throws: ``SecureMemoryError`` when the copy's buffer cannot be had.
+  /// - Throws: ``SecureMemoryError`` when the copy's buffer cannot be had, or
+  ///   the secret is sealed and fails authentication.
   public func copySecret(
-    for key: Key, storage: SecureStorage = .sodium
+    for key: Key, storage: SecureStorage = .sealed
   ) throws(SecureMemoryError) -> SecureBuffer? {
-    let outcome: Swift.Result<SecureBuffer, SecureMemoryError>? = entries.withLock { entries in
-      guard let entry = entries[key] else { return nil }
+    let outcome: Swift.Result<SecureBuffer, SecureMemoryError>? = shard(for: key).entries.withLock {
+      entries in
+      guard let stored = entries[key] else { return nil }
+      let entry = stored.entry.takeUnretainedValue()
       do throws(SecureMemoryError) {
         var copy = try SecureBuffer(capacity: entry.secret.count, storage: storage)
         try copy.append(contentsOf: entry.secret)
@@ -45,11 +52,18 @@ extension SecretTable {
   /// Whether the secret under `key` is `candidate`, compared in constant time
   /// (`sodium_memcmp`); nil when there is no secret under `key`.
   ///
-  /// - Complexity: a protection pair on `candidate` and one on the secret's
-  ///   page. To check one candidate against many names, hold its window open
-  ///   and call ``constantTimeEquals(bytes:for:)`` inside it: one pair each.
-  public func constantTimeEquals(_ candidate: borrowing SecureBuffer, for key: Key) -> Bool? {
-    candidate.withUnsafeBytes { constantTimeEquals(bytes: $0, for: key) }
+  /// - Complexity: a window on `candidate` and one on the secret. To check
+  ///   one candidate against many names, hold its window open and call
+  ///   ``constantTimeEquals(bytes:for:)`` inside it.
+  /// - Throws: ``SecureMemoryError`` with code
+  ///   ``SecureMemoryError/Code/sealedSecretAltered`` when the stored secret
+  ///   or `candidate` is sealed and fails authentication.
+  @inlinable public func constantTimeEquals(
+    _ candidate: borrowing SecureBuffer, for key: Key
+  ) throws(SecureMemoryError) -> Bool? {
+    try candidate.withUnsafeBytes { bytes throws(SecureMemoryError) in
+      try constantTimeEquals(bytes: bytes, for: key)
+    }
   }
 
   /// Whether the secret under `key` is `bytes` (a window the caller holds
@@ -59,15 +73,25 @@ extension SecretTable {
   /// The hot path for a candidate checked against many entries:
   ///
   /// ```swift
-  /// let matching = candidate.withUnsafeBytes { typed in
-  ///   accounts.filter { table.constantTimeEquals(bytes: typed, for: $0) == true }
+  /// let matching = try candidate.withUnsafeBytes { typed in
+  ///   try accounts.filter { try table.constantTimeEquals(bytes: typed, for: $0) == true }
   /// }
   /// ```
   ///
-  /// - Complexity: one protection pair on the secret's page.
-  public func constantTimeEquals(bytes: UnsafeRawBufferPointer, for key: Key) -> Bool? {
-    entries.withLock { entries in
-      entries[key].map { $0.secret.constantTimeEquals(bytes: bytes) }
+  /// - Complexity: one decryption of the secret (sealed) or one protection
+  ///   pair on its page (guarded).
+  /// - Throws: ``SecureMemoryError`` with code
+  ///   ``SecureMemoryError/Code/sealedSecretAltered`` when the stored secret
+  ///   is sealed and fails authentication.
+  @inlinable public func constantTimeEquals(
+    bytes: UnsafeRawBufferPointer, for key: Key
+  ) throws(SecureMemoryError) -> Bool? {
+    try shard(for: key).entries.withLock { entries throws(SecureMemoryError) -> Bool? in
+      guard let stored = entries[key] else { return nil }
+      if let sealed = stored.sealed {
+        return try SecureBuffer.constantTimeEquals(sealed, count: stored.count, bytes: bytes)
+      }
+      return try stored.entry.takeUnretainedValue().secret.checkedConstantTimeEquals(bytes: bytes)
     }
   }
 }

@@ -7,7 +7,7 @@ extension SecretTable {
   /// - Throws: ``SecureMemoryError`` when a slot cannot be had; the table is
   ///   then unchanged.
   /// - Complexity: O(`bytes.count`); no system call while a slab has room,
-  ///   plus the replaced secret's wipe.
+  ///   plus the replaced secret's wipe (and, sealed, one encryption).
   public func insert(copying bytes: UnsafeRawBufferPointer, for key: Key) throws(SecureMemoryError)
   {
     let secret = try SecureBuffer(copying: bytes, in: arena)
@@ -33,17 +33,31 @@ extension SecretTable {
   /// none.
   @discardableResult
   public func removeSecret(for key: Key) -> Bool {
-    // Dropped under the lock: no reader can hold it while it is wiped.
-    entries.withLock { $0.removeValue(forKey: key) != nil }
+    // Wiped once out of the table: no reader can reach it any more.
+    guard let removed = shard(for: key).entries.withLock({ $0.removeValue(forKey: key) }) else {
+      return false
+    }
+    removed.entry.release()
+    return true
   }
 
   /// Wipes and forgets every secret.
   public func removeAll() {
-    entries.withLock { $0.removeAll() }
+    for shard in shards {
+      let removed = shard.entries.withLock { entries in
+        defer { entries.removeAll() }
+        return Array(entries.values)
+      }
+      for stored in removed { stored.entry.release() }
+    }
   }
 
   private func put(_ secret: consuming SecureBuffer, for key: Key) {
     let entry = Entry(secret)
-    entries.withLock { $0[key] = entry }
+    let stored = Stored(
+      entry: .passRetained(entry), sealed: entry.secret.sealedSlot, count: entry.secret.count)
+    // The replaced entry is wiped once out of the table, after the lock.
+    let replaced = shard(for: key).entries.withLock { $0.updateValue(stored, forKey: key) }
+    replaced?.entry.release()
   }
 }

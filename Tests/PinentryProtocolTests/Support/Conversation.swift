@@ -1,5 +1,6 @@
 import Glibc
 import Pinentry
+import SecureMemory
 import TestSupport
 import Testing
 
@@ -35,8 +36,11 @@ func converse(bytes input: [UInt8], interface: ScriptedInterface) throws -> Conv
   let responses = try Pipe()
   requests.send(input)
   requests.closeWriteEnd()
+  // Sodium memory: the protection-count tests count the guarded connection's
+  // windows (a sealed one opens none).
   var session = try PinentrySession(
-    input: requests.readEnd, output: responses.writeEnd, interface: interface, version: "9.8.7")
+    input: requests.readEnd, output: responses.writeEnd, interface: interface, version: "9.8.7",
+    storage: .sodium)
   let ending = try session.run()
   responses.closeWriteEnd()
   return Conversation(output: responses.receiveAll(), interface: session.interface, ending: ending)
