@@ -222,13 +222,14 @@ let package = Package(
       dependencies: ["Pinentry", "SecretField", "SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings
     ),
-    // The window under Xvfb, driven by xdotool; runs when GTK, Xvfb, xdotool
-    // and ImageMagick's import are installed.
+    // The window under Xvfb (xdotool) and a headless sway (wtype, grim); runs
+    // when GTK, Xvfb, xdotool and ImageMagick are installed, on Wayland too
+    // when sway, wtype and grim are.
     .testTarget(
       name: "SecretFieldWindowTests",
       dependencies: [
         "CSystemShims", "TestSupport", "secretfield-window", "secretfield-askpass",
-        "pinentry-secretfield",
+        "pinentry-secretfield", "secretfield",
       ],
       swiftSettings: swiftSettings
     ),
