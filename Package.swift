@@ -68,8 +68,9 @@ let package = Package(
       name: "PasswordAgent", dependencies: ["SecureMemory", "SystemCalls"],
       swiftSettings: swiftSettings),
     // What every executable of the package shares, the window's included:
-    // the process start, exit statuses, streams, the askpass's caller and the
-    // pinentry's program. No product.
+    // the process start, exit statuses, streams, argument parsing, the choice
+    // between terminal and window, the askpass's caller, the pinentry's
+    // program and git's credential helper. No product.
     .target(
       name: "ToolSupport",
       dependencies: [

@@ -12,11 +12,13 @@ enum Gtk {
   ///
   /// - Parameter handler: a `@convention(c)` function of the signal's own C
   ///   type; it is passed on as a `GCallback`, as C code casts it.
+  /// - Returns: the handler's ID, for `g_signal_handler_disconnect`.
+  @discardableResult
   static func connect<Handler>(
     _ instance: UnsafeMutableRawPointer?, _ signal: String, _ handler: Handler,
     context: UnsafeMutableRawPointer
-  ) {
-    _ = g_signal_connect_data(
+  ) -> gulong {
+    g_signal_connect_data(
       instance, signal, unsafeBitCast(handler, to: GCallback.self), context, nil,
       GConnectFlags(rawValue: 0))
   }

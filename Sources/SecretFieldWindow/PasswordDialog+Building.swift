@@ -96,7 +96,7 @@ extension PasswordDialog {
       let keyboard = gdk_seat_get_keyboard(seat)
     {
       self.keyboard = keyboard
-      Gtk.connect(
+      capsLockHandler = Gtk.connect(
         UnsafeMutableRawPointer(keyboard), "notify::caps-lock-state", Self.onCapsLockChanged,
         context: context)
       updateCapsLock()

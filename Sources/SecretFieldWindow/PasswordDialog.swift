@@ -94,6 +94,9 @@ package final class PasswordDialog {
   var recordingLabel: Gtk.Widget?
   var protectionLabel: Gtk.Widget?
   var keyboard: OpaquePointer?
+  /// The handler of the keyboard's Caps Lock changes: the keyboard outlives
+  /// the dialog (a pinentry asks again), so it is disconnected at the end.
+  var capsLockHandler: gulong = 0
   /// The window's key controller (`GtkEventControllerKey`).
   var keys: OpaquePointer?
   var inputMethod: UnsafeMutablePointer<GtkIMContext>?
@@ -176,6 +179,12 @@ package final class PasswordDialog {
     if let inputMethod {
       gtk_im_context_focus_out(inputMethod)
       gtk_im_context_set_client_widget(inputMethod, nil)
+      if let keys { gtk_event_controller_key_set_im_context(keys, nil) }
+      g_object_unref(UnsafeMutableRawPointer(inputMethod))
+      self.inputMethod = nil
+    }
+    if let keyboard, capsLockHandler != 0 {
+      g_signal_handler_disconnect(UnsafeMutableRawPointer(keyboard), capsLockHandler)
     }
     if let usernameEntry, let text = gtk_editable_get_text(OpaquePointer(usernameEntry)) {
       username = String(cString: text)

@@ -95,9 +95,9 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func timeout(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
+    // Nothing is waited for but the exit: a dialog that times out may be
+    // gone before a busy machine lets a test find it.
     let window = try startWindow(["askpass", "--timeout", "1.5", "Password:"], display: display)
-    try display.focusWindow(named: Self.title)
-    try display.type("abc")
     let run = try window.finish()
     #expect(run.status == 124)
     #expect(run.output == "")

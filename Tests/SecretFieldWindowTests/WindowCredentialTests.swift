@@ -186,4 +186,18 @@ struct WindowCredentialTests {
     #expect(run.output == "")
     #expect(display.frames.all().isEmpty, "no window")
   }
+
+  @Test("an unknown SECRETFIELD_CREDENTIAL_FRONTEND is refused with a message naming it")
+  func unknownFrontEndRefused() throws {
+    let git = try WindowGitSetup(user: "alice", password: "hunter2")
+    let display = try TestDisplay()
+    let helper = try display.start(
+      ["get"], program: git.helper, environment: ["SECRETFIELD_CREDENTIAL_FRONTEND": "gui"],
+      input: "protocol=http\nhost=\(git.host)\n\n")
+    let run = try helper.finish()
+    #expect(run.status == 2, "\(run.error)")
+    #expect(run.output == "")
+    #expect(run.error.contains("SECRETFIELD_CREDENTIAL_FRONTEND=gui"), "\(run.error)")
+    #expect(display.frames.all().isEmpty, "no window")
+  }
 }

@@ -115,7 +115,6 @@ struct WindowPinentryTests {
   func getPinTimesOut() throws {
     let display = try TestDisplay()
     let pinentry = try startPinentry(["SETTIMEOUT 1", "GETPIN"], display: display)
-    try display.focusWindow(named: Self.title)
     let run = try pinentry.finish()
     #expect(run.status == 0, "\(run.error)")
     let lines = responses(run)
