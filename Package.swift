@@ -68,8 +68,9 @@ let package = Package(
       name: "PasswordAgent", dependencies: ["SecureMemory", "SystemCalls"],
       swiftSettings: swiftSettings),
     // What every executable of the package shares, the window's included:
-    // the process start, exit statuses, streams, the askpass's caller and the
-    // pinentry's program. No product.
+    // the process start, exit statuses, streams, argument parsing, the choice
+    // between terminal and window, the askpass's caller, the pinentry's
+    // program and git's credential helper. No product.
     .target(
       name: "ToolSupport",
       dependencies: [
@@ -222,13 +223,14 @@ let package = Package(
       dependencies: ["Pinentry", "SecretField", "SecureMemory", "TestSupport"],
       swiftSettings: swiftSettings
     ),
-    // The window under Xvfb, driven by xdotool; runs when GTK, Xvfb, xdotool
-    // and ImageMagick's import are installed.
+    // The window under Xvfb (xdotool) and a headless sway (wtype, grim); runs
+    // when GTK, Xvfb, xdotool and ImageMagick are installed, on Wayland too
+    // when sway, wtype and grim are.
     .testTarget(
       name: "SecretFieldWindowTests",
       dependencies: [
         "CSystemShims", "TestSupport", "secretfield-window", "secretfield-askpass",
-        "pinentry-secretfield",
+        "pinentry-secretfield", "secretfield",
       ],
       swiftSettings: swiftSettings
     ),

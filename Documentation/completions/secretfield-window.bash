@@ -6,7 +6,7 @@ _secretfield_window() {
   _init_completion -s || return
 
   if ((cword == 1)); then
-    COMPREPLY=($(compgen -W 'askpass pinentry --help --version' -- "$cur"))
+    COMPREPLY=($(compgen -W 'askpass pinentry credential --help --version' -- "$cur"))
     return
   fi
   case ${words[1]} in
@@ -31,6 +31,14 @@ _secretfield_window() {
       $split && return
       COMPREPLY=($(compgen -W '--display --ttyname --ttytype --lc-ctype --lc-messages --timeout
         --help --version' -- "$cur"))
+      ;;
+    credential)
+      [[ $prev == --timeout || $prev == --input-timeout ]] && return
+      if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W '--timeout --input-timeout --help' -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W 'get store erase' -- "$cur"))
+      fi
       ;;
   esac
 }

@@ -1,10 +1,11 @@
 # fish completion for secretfield-window
 # (installed as /usr/share/fish/vendor_completions.d/secretfield-window.fish).
 
-set -l commands askpass pinentry
+set -l commands askpass pinentry credential
 complete -c secretfield-window -f
 complete -c secretfield-window -n "not __fish_seen_subcommand_from $commands" -a askpass -d 'Ask for a password in a window for ssh, sudo or git'
 complete -c secretfield-window -n "not __fish_seen_subcommand_from $commands" -a pinentry -d 'A pinentry for gpg-agent that asks in a window'
+complete -c secretfield-window -n "not __fish_seen_subcommand_from $commands" -a credential -d "Git's credential helper, asking in a window"
 complete -c secretfield-window -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'Show the help'
 complete -c secretfield-window -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the version'
 complete -c secretfield-window -n '__fish_seen_subcommand_from askpass' -l timeout -x -d 'Give up after this many seconds'
@@ -17,3 +18,7 @@ complete -c secretfield-window -n '__fish_seen_subcommand_from pinentry' -s M -l
 complete -c secretfield-window -n '__fish_seen_subcommand_from pinentry' -s o -l timeout -x -d 'Give up after this long'
 complete -c secretfield-window -n '__fish_seen_subcommand_from pinentry' -s h -l help -d 'Show the help'
 complete -c secretfield-window -n '__fish_seen_subcommand_from pinentry' -l version -d 'Show the version'
+complete -c secretfield-window -n '__fish_seen_subcommand_from credential' -a 'get store erase' -d 'What git asks'
+complete -c secretfield-window -n '__fish_seen_subcommand_from credential' -l timeout -x -d 'Forget a stored credential after this many seconds'
+complete -c secretfield-window -n '__fish_seen_subcommand_from credential' -l input-timeout -x -d 'Give up when the request has not ended after this long'
+complete -c secretfield-window -n '__fish_seen_subcommand_from credential' -l help -d 'Show the help'

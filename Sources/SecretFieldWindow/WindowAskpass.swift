@@ -89,8 +89,11 @@ package enum WindowAskpass {
       context.printError(error.description)
       return .cancelled
     }
-    guard let outcome = dialog.run(timeout: timeout) else {
-      context.printError("cannot open the display; set DISPLAY or WAYLAND_DISPLAY")
+    let outcome: EntryOutcome<Void>
+    do {
+      outcome = try dialog.run(timeout: timeout)
+    } catch {
+      context.printError(error.description)
       return .cancelled
     }
     if let ending = outcome.ending {

@@ -1,5 +1,6 @@
 internal import Glibc
 package import Pinentry
+import SystemCalls
 package import PinentryTerminal
 package import SecretField
 package import SecureMemory
@@ -67,8 +68,11 @@ package struct WindowPinentry: PinentryInterface {
         return quality.estimate(passphrase, until: .now + .seconds(2))
       }
     }
-    guard let outcome = dialog.run(timeout: request.timeout) else {
-      windowFailed = true
+    let outcome: EntryOutcome<Void>
+    do {
+      outcome = try dialog.run(timeout: request.timeout)
+    } catch {
+      fallBack(because: error)
       return try terminal.getPin(request, quality: quality)
     }
     if let ending = outcome.ending { return .ended(ending) }
@@ -97,11 +101,20 @@ package struct WindowPinentry: PinentryInterface {
       throw .general(error.description)
     }
     dialog.endsWhenReaderGone = terminal.clientOutput
-    guard let outcome = dialog.run(timeout: request.timeout) else {
-      windowFailed = true
+    do {
+      return try dialog.run(timeout: request.timeout)
+    } catch {
+      fallBack(because: error)
       return try terminal.confirm(request)
     }
-    return outcome
+  }
+
+  /// Turns to the terminal for this request and every later one, saying why
+  /// on standard error (gpg-agent's log).
+  private mutating func fallBack(because error: DisplayError) {
+    windowFailed = true
+    System.write(
+      "\(WindowPinentryCommand.name): \(error.description); asking on the terminal\n", to: 2)
   }
 
   /// Whether to ask in a window: a display is known and GTK has not failed

@@ -10,11 +10,13 @@ package enum WindowProgram {
   static let help = """
     Usage: secretfield-window askpass [--timeout S] [--] [PROMPT]
            secretfield-window pinentry [OPTIONS]
+           secretfield-window credential [OPTIONS] get|store|erase
            secretfield-window --help | --version
 
     The window front end of SecretField: the password field drawn from its
     secure memory, never held by a GTK widget. See secretfield-window askpass
-    --help and secretfield-window pinentry --help.
+    --help, secretfield-window pinentry --help and secretfield-window
+    credential --help.
     """
 
   /// Starts the process as every tool does (``ProcessStart``), runs the
@@ -34,6 +36,8 @@ package enum WindowProgram {
       return WindowAskpass.run(Array(arguments.dropFirst()), context: context)
     case "pinentry":
       return WindowPinentryCommand.run(Array(arguments.dropFirst()), context: context)
+    case "credential":
+      return WindowCredentialCommand.run(Array(arguments.dropFirst()), context: context)
     case "--help", "-h":
       context.printOutput(help + "\n")
       return .success

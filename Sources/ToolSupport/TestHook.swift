@@ -18,6 +18,15 @@ package enum TestHook {
   /// tool's environment can already load code into it (`LD_PRELOAD`).
   package static let sodiumMemoryVariable = "SECRETFIELD_TEST_SODIUM_MEMORY"
 
+  /// The variable that names a file the window appends a line to after each
+  /// frame it shows whose state changed: the field's cell count, caret,
+  /// revealed cells, focus, and which lines under the field are shown (never
+  /// a character of the text). The window tests wait for these lines, the
+  /// window's own account of what it has drawn, before a screenshot or a
+  /// scan, instead of waiting for a time. It tells nothing the screen does
+  /// not show.
+  package static let frameLogVariable = "SECRETFIELD_TEST_FRAME_LOG"
+
   /// For tests only: when `SECRETFIELD_TEST_STOP_BEFORE_EXIT` is set, stops
   /// the process (`SIGSTOP`) once the command is done and before it exits, so
   /// that a test can scan its memory for what the command left behind, then

@@ -2,6 +2,7 @@ import Glibc
 import SecretFieldCLI
 import SecureMemory
 import Testing
+import ToolSupport
 
 /// A secure buffer holding `text`'s bytes (test data).
 private func buffer(_ bytes: [UInt8]) throws -> SecureBuffer {

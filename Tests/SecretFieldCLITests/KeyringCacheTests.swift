@@ -3,6 +3,7 @@ import PTYSupport
 import SecretFieldCLI
 import TestSupport
 import Testing
+import ToolSupport
 
 /// systemd's own program, the peer the cache must agree with.
 let systemdAskPassword = "/usr/bin/systemd-ask-password"

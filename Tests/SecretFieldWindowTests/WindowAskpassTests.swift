@@ -1,8 +1,10 @@
+import Glibc
 import Testing
 
-/// The askpass in a window, on an Xvfb display of each test's own, driven by
-/// real key events (xdotool, through XTEST), run as ssh runs it from a desktop:
-/// no controlling terminal, standard output a pipe.
+/// The askpass in a window, on a display of each test's own (Xvfb, and a
+/// headless sway where it is installed), driven by real key events (xdotool
+/// through XTEST; wtype through a virtual keyboard), run as ssh runs it from
+/// a desktop: no controlling terminal, standard output a pipe.
 @Suite(
   "secretfield-window askpass: typed keys reach the field, the answer only on stdout",
   .enabled(
@@ -11,9 +13,11 @@ import Testing
 struct WindowAskpassTests {
   static let title = "secretfield-askpass"
 
-  @Test("typing then Enter writes the typed text and a newline, exit 0")
-  func typingThenEnter() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "typing then Enter writes the typed text and a newline, exit 0",
+    arguments: DisplayKind.available)
+  func typingThenEnter(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     let window = try startWindow(["askpass", "Passphrase for key:"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("hunter2 é")
@@ -23,9 +27,11 @@ struct WindowAskpassTests {
     #expect(run.output == "hunter2 é\n")
   }
 
-  @Test("editing in the middle: Left Left BackSpace, then typing, lands at the caret")
-  func editingInTheMiddle() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "editing in the middle: Left Left BackSpace, then typing, lands at the caret",
+    arguments: DisplayKind.available)
+  func editingInTheMiddle(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("hunter2")
@@ -39,9 +45,11 @@ struct WindowAskpassTests {
     #expect(run.output == "untXr9\n")
   }
 
-  @Test("Esc cancels: exit 1, nothing on stdout")
-  func escapeCancels() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "Esc cancels: exit 1, nothing on stdout, the reason on stderr", arguments: DisplayKind.available
+  )
+  func escapeCancels(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     let window = try startWindow(["askpass", "Password:"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("secret")
@@ -49,11 +57,14 @@ struct WindowAskpassTests {
     let run = try window.finish()
     #expect(run.status == 1)
     #expect(run.output == "")
+    #expect(run.error.contains("cancelled (Esc)"), "\(run.error)")
   }
 
-  @Test("copy, cut and paste keys change nothing; the clipboard is not read")
-  func clipboardKeysRefused() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "copy, cut and paste keys change nothing; the clipboard is not read",
+    arguments: DisplayKind.available)
+  func clipboardKeysRefused(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("abc")
@@ -67,7 +78,7 @@ struct WindowAskpassTests {
 
   @Test("every cut key keeps the text: Ctrl+A then Shift+Delete empties nothing")
   func everyCutKeyRefused() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("abc")
@@ -79,25 +90,31 @@ struct WindowAskpassTests {
     #expect(run.output == "abcd\n")
   }
 
-  @Test("the timeout ends it with 124 and nothing on stdout")
-  func timeout() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "the timeout ends it with 124, nothing on stdout, the reason on stderr",
+    arguments: DisplayKind.available)
+  func timeout(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
+    // Nothing is waited for but the exit: a dialog that times out may be
+    // gone before a busy machine lets a test find it.
     let window = try startWindow(["askpass", "--timeout", "1.5", "Password:"], display: display)
-    try display.focusWindow(named: Self.title)
-    try display.type("abc")
     let run = try window.finish()
     #expect(run.status == 124)
     #expect(run.output == "")
+    #expect(run.error.contains("timed out"), "\(run.error)")
   }
 
-  @Test("SSH_ASKPASS_PROMPT=confirm: Enter is yes (0), Esc is no (1), nothing written")
-  func confirmation() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "SSH_ASKPASS_PROMPT=confirm: Enter is yes (0), Esc is no (1), nothing written",
+    arguments: DisplayKind.available)
+  func confirmation(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
+    var seen: [String] = []
     for (key, status) in [("Return", Int32(0)), ("Escape", 1)] {
       let window = try startWindow(
         ["askpass", "Allow use of key?"], display: display,
         environment: ["SSH_ASKPASS_PROMPT": "confirm"])
-      try display.focusWindow(named: Self.title)
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
       try display.key(key)
       let run = try window.finish()
       #expect(run.status == status, "\(key): \(run.error)")
@@ -105,28 +122,36 @@ struct WindowAskpassTests {
     }
   }
 
-  @Test("masked, two passwords of one length draw the same pixels; another length differs")
-  func maskedScreenshotsShowOnlyTheLength() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "masked, two passwords of one length draw the same pixels; another length differs",
+    arguments: DisplayKind.available)
+  func maskedScreenshotsShowOnlyTheLength(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     var shots: [[UInt8]] = []
+    var seen: [String] = []
     for (name, password) in [
       ("masked-a", "hunter2"), ("masked-b", "Zq9#xW!"), ("masked-c", "hunter22"),
     ] {
       let window = try startWindow(["askpass", "Passphrase:"], display: display)
-      try display.focusWindow(named: Self.title)
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
       try display.type(password)
-      shots.append(try display.settledScreenshot(artifact: name))
+      try display.waitForFrame("\(password.count) masks") {
+        $0.processID == Int(window.processID) && $0.cells == password.count && $0.isFocused
+      }
+      shots.append(try display.screenshot(artifact: name))
       try display.key("Escape")
       _ = try window.finish()
     }
     #expect(shots[0].count > 0)
-    #expect(shots[0] == shots[1], "same length, different text: pixel-identical")
-    #expect(shots[0] != shots[2], "the control: one more character shows")
+    #expect(samePixels(shots[0], shots[1]), "same length, different text: pixel-identical")
+    #expect(!samePixels(shots[0], shots[2]), "the control: one more character shows")
   }
 
-  @Test("secretfield-askpass with no terminal and a display becomes the window")
-  func terminalAskpassOpensTheWindow() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "secretfield-askpass with no terminal and a display becomes the window",
+    arguments: DisplayKind.available)
+  func terminalAskpassOpensTheWindow(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     let window = try startWindow(
       ["Enter passphrase for /tmp/k:"], program: WindowTestEnvironment.askpassProgram,
       display: display)
@@ -138,9 +163,28 @@ struct WindowAskpassTests {
     #expect(run.output == "correct horse\n")
   }
 
+  @Test(
+    "SSH_ASKPASS_PROMPT=none with no terminal: secretfield-askpass shows the notice in the window",
+    arguments: DisplayKind.available)
+  func noticeInTheWindow(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
+    let askpass = try startWindow(
+      ["Confirm user presence for key ED25519-SK"], program: WindowTestEnvironment.askpassProgram,
+      display: display, environment: ["SSH_ASKPASS_PROMPT": "none"])
+    try display.focusWindow(named: Self.title)
+    try display.waitForFrame("the notice") {
+      $0.processID == Int(askpass.processID) && $0.kind == "message"
+    }
+    // ssh ends the notice with SIGTERM once the key was touched.
+    askpass.terminate()
+    let run = try askpass.finish()
+    #expect(run.status == 128 + SIGTERM, "\(run.error)")
+    #expect(run.output == "")
+  }
+
   @Test("SECRETFIELD_ASKPASS_FRONTEND=terminal keeps the terminal: no terminal, exit 1")
   func terminalForced() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let askpass = try startWindow(
       ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
       environment: ["SECRETFIELD_ASKPASS_FRONTEND": "terminal"])
@@ -148,5 +192,19 @@ struct WindowAskpassTests {
     #expect(run.status == 1)
     #expect(run.output == "")
     #expect(run.error.contains("terminal"), "\(run.error)")
+  }
+
+  @Test("an unknown SECRETFIELD_ASKPASS_FRONTEND is refused with a message naming it; no window")
+  func unknownFrontEndRefused() throws {
+    let display = try TestDisplay()
+    let askpass = try startWindow(
+      ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
+      environment: ["SECRETFIELD_ASKPASS_FRONTEND": "windw"])
+    let run = try askpass.finish()
+    #expect(run.status == 1)
+    #expect(run.output == "")
+    #expect(run.error.contains("SECRETFIELD_ASKPASS_FRONTEND=windw"), "\(run.error)")
+    #expect(run.error.contains("terminal or window"), "\(run.error)")
+    #expect(display.frames.all().isEmpty, "no window was opened")
   }
 }

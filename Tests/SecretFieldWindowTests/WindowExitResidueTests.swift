@@ -29,13 +29,16 @@ struct WindowExitResidueTests {
     arguments: Shown.allCases, WindowResidueTests.FieldMemory.allCases)
   func nothingLeftAfterSubmit(_ shown: Shown, _ memory: WindowResidueTests.FieldMemory) throws {
     let counter = try MarkerCounter()
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let window = try startWindow(["askpass"], display: display, environment: memory.environment)
     try display.focusWindow(named: WindowAskpassTests.title)
     let password = try counter.absentPassword(in: window.processID)
     try display.type(password)
-    if shown == .revealed { try display.key("Tab") }
-    _ = try display.settledScreenshot(artifact: "exit-residue-\(shown)-\(memory.artifactSuffix)")
+    try display.waitForFrame("24 masks") { $0.cells == 24 }
+    if shown == .revealed {
+      try display.key("Tab")
+      try display.waitForFrame("revealed") { $0.revealed == 24 }
+    }
     let marker = Array(password.utf8).withUnsafeBytes { Marker(maskingBytesIn: $0) }
     let scanned = try ResidueScanner(processID: window.processID).scan(for: marker)
     let held = try counter.countNow(in: window.processID, passwords: [password])[0]
@@ -57,12 +60,12 @@ struct WindowExitResidueTests {
   func passwordEntryHoldsItAtExit() throws {
     let counter = try MarkerCounter()
     let program = try WindowResidueTests.passwordEntryProgram()
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let entry = try startWindow([], program: program.path, display: display)
     try display.focusWindow(named: "password-entry")
     let password = try counter.absentPassword(in: entry.processID)
     try display.type(password)
-    _ = try display.settledScreenshot(artifact: "exit-residue-gtk")
+    #expect(entry.waitForStandardError(containing: "length 24"), "the entry has the text")
     let hold = try counter.holdAtExit(entry.processID, password: password)
     try display.key("Return")
     let atExit = try hold.counts()

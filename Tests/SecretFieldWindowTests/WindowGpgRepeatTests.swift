@@ -16,7 +16,7 @@ struct WindowGpgRepeatTests {
   /// Starts `gpg --pinentry-mode ask --symmetric` on a small file in `home`;
   /// returns gpg and the path it writes.
   func startEncryption(
-    home: WindowGnuPGHome, display: VirtualDisplay
+    home: WindowGnuPGHome, display: TestDisplay
   ) throws -> (SpawnedProgram, String) {
     let plain = home.path + "/plain.txt"
     try Self.plainText.write(toFile: plain, atomically: false, encoding: .utf8)
@@ -39,7 +39,7 @@ struct WindowGpgRepeatTests {
 
   /// Types `passphrase` and Return into the next dialog; returns its name.
   func answer(
-    _ passphrase: String, display: VirtualDisplay, after seen: [String]
+    _ passphrase: String, display: TestDisplay, after seen: [String]
   ) throws -> [String] {
     let dialog = try display.focusNewWindow(named: WindowPinentryTests.title, after: seen)
     try display.type(passphrase)
@@ -49,7 +49,7 @@ struct WindowGpgRepeatTests {
 
   @Test("typed, then repeated: gpg encrypts with it, and the file decrypts with it alone")
   func passphraseAndRepetition() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let home = try WindowGnuPGHome()
     let (gpg, encrypted) = try startEncryption(home: home, display: display)
     var seen = try answer("Tr0ub4dor&3 horse", display: display, after: [])
@@ -65,7 +65,7 @@ struct WindowGpgRepeatTests {
 
   @Test("control: a repetition that differs is refused; asked again, the new pair is used")
   func mismatchAsksAgain() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let home = try WindowGnuPGHome()
     let (gpg, encrypted) = try startEncryption(home: home, display: display)
     var seen = try answer("Tr0ub4dor&3 horse", display: display, after: [])

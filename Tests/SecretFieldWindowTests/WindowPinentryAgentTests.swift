@@ -24,13 +24,13 @@ final class WindowGnuPGHome {
   }
 
   /// GnuPG's environment on `display`: this home, no terminal (`GPG_TTY`
-  /// unset), the display in `DISPLAY`.
-  func environment(display: VirtualDisplay) -> [String: String?] {
-    [
-      "GNUPGHOME": path, "HOME": path, "LC_ALL": "C.UTF-8", "GPG_TTY": nil, "DISPLAY": display.name,
-      "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
-      "WAYLAND_DISPLAY": nil,
-    ]
+  /// unset), the display's variables (`DISPLAY`, or `WAYLAND_DISPLAY` and
+  /// `XDG_RUNTIME_DIR`), which the agent it starts passes on to the
+  /// pinentry.
+  func environment(display: TestDisplay) -> [String: String?] {
+    display.environment.merging([
+      "GNUPGHOME": path, "HOME": path, "LC_ALL": "C.UTF-8", "GPG_TTY": nil,
+    ]) { $1 }
   }
 
   deinit {
@@ -46,9 +46,11 @@ final class WindowGnuPGHome {
       && WindowTestEnvironment.path(of: "gpg-connect-agent") != nil,
     "needs the window test programs and GnuPG's gpg-agent and gpg-connect-agent"))
 struct WindowPinentryAgentTests {
-  @Test("GET_PASSPHRASE: the window opens on the client's display; what is typed comes back")
-  func getPassphraseThroughTheWindow() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "GET_PASSPHRASE: the window opens on the client's display; what is typed comes back",
+    arguments: DisplayKind.available)
+  func getPassphraseThroughTheWindow(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     let home = try WindowGnuPGHome()
     let client = try SpawnedProgram(
       ["gpg-connect-agent", "GET_PASSPHRASE --data X X Passphrase: Unlock%20the%20key", "/bye"],
@@ -63,7 +65,7 @@ struct WindowPinentryAgentTests {
 
   @Test("GET_PASSPHRASE --qualitybar: the agent answers the window's quality inquiries")
   func qualityBarThroughTheWindow() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let home = try WindowGnuPGHome()
     let client = try SpawnedProgram(
       [
@@ -72,7 +74,8 @@ struct WindowPinentryAgentTests {
       environment: home.environment(display: display), newSession: true)
     try display.focusWindow(named: WindowPinentryTests.title)
     try display.type("Tr0ub4dor&3 horse staple")
-    _ = try display.settledScreenshot(artifact: "pinentry-agent-quality")
+    try display.waitForFrame("the passphrase") { $0.cells == 24 }
+    _ = try display.screenshot(artifact: "pinentry-agent-quality")
     try display.key("Return")
     let run = try client.finish()
     #expect(run.status == 0, "\(run.error)")

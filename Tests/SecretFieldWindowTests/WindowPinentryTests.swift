@@ -15,7 +15,7 @@ struct WindowPinentryTests {
   /// Starts the pinentry with `requests` after `OPTION display` for `display`
   /// (and a final `BYE`) waiting on its standard input.
   func startPinentry(
-    _ requests: [String], display: VirtualDisplay, arguments: [String] = []
+    _ requests: [String], display: TestDisplay, arguments: [String] = []
   ) throws -> SpawnedProgram {
     let script = (["OPTION display=\(display.name)"] + requests + ["BYE"]).joined(separator: "\n")
     return try startWindow(
@@ -32,7 +32,7 @@ struct WindowPinentryTests {
 
   @Test("GETPIN: typing then Enter answers D with the passphrase, then OK")
   func getPinTypedThenEnter() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let pinentry = try startPinentry(
       [
         "SETDESC Please enter the passphrase%0Afor key 0xDEADBEEF", "SETPROMPT Passphrase:",
@@ -49,7 +49,7 @@ struct WindowPinentryTests {
 
   @Test("GETPIN: SETTITLE names the window; Esc answers the cancel error")
   func getPinEscapeCancels() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let pinentry = try startPinentry(
       ["SETTITLE Unlock the key", "GETPIN"], display: display)
     try display.focusWindow(named: "Unlock the key")
@@ -62,7 +62,7 @@ struct WindowPinentryTests {
 
   @Test("the client going away (its end of the answers closed) closes the window; no hang")
   func clientGoneEndsTheDialog() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let pinentry = try startPinentry(["GETPIN"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("half a passw")
@@ -74,11 +74,12 @@ struct WindowPinentryTests {
 
   @Test("GETPIN with SETREPEAT asks twice in the window and answers once")
   func getPinWithRepetition() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let pinentry = try startPinentry(
       ["SETREPEAT Repeat:", "GETPIN"], display: display)
+    var seen: [String] = []
     for _ in 0..<2 {
-      try display.focusWindow(named: Self.title)
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
       try display.type("twice")
       try display.key("Return")
     }
@@ -89,7 +90,7 @@ struct WindowPinentryTests {
 
   @Test("SETQUALITYBAR: each typed character asks INQUIRE QUALITY; moving the caret does not")
   func qualityBarInquires() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     // The client's answers wait in the pipe: the session reads them as the
     // inquiries' answers, in order.
     let pinentry = try startPinentry(
@@ -98,7 +99,8 @@ struct WindowPinentryTests {
     try display.focusWindow(named: Self.title)
     try display.type("a b")
     try display.key("Left", "Home")
-    _ = try display.settledScreenshot(artifact: "pinentry-quality")
+    try display.waitForFrame("the caret at the start") { $0.cells == 3 && $0.caret == 0 }
+    _ = try display.screenshot(artifact: "pinentry-quality")
     try display.key("Return")
     let run = try pinentry.finish()
     #expect(run.status == 0, "\(run.error)")
@@ -111,9 +113,8 @@ struct WindowPinentryTests {
 
   @Test("SETTIMEOUT: nobody answers, the timeout error comes")
   func getPinTimesOut() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let pinentry = try startPinentry(["SETTIMEOUT 1", "GETPIN"], display: display)
-    try display.focusWindow(named: Self.title)
     let run = try pinentry.finish()
     #expect(run.status == 0, "\(run.error)")
     let lines = responses(run)
@@ -123,8 +124,9 @@ struct WindowPinentryTests {
 
   @Test("SETERROR's text is drawn until the first key: the screen differs from one without it")
   func setErrorIsShown() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     var shots: [[UInt8]] = []
+    var seen: [String] = []
     for (name, error) in [
       ("pinentry-plain", nil), ("pinentry-error", "Bad <b>Passphrase</b> &amp; (try 2 of 3)"),
     ] {
@@ -133,25 +135,29 @@ struct WindowPinentryTests {
           + (error.map { ["SETERROR \($0)"] } ?? [])
           + ["GETPIN"],
         display: display)
-      try display.focusWindow(named: Self.title)
-      shots.append(try display.settledScreenshot(artifact: name))
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
+      try display.waitForFrame("the dialog, focused") {
+        $0.processID == Int(pinentry.processID) && $0.isFocused && $0.showsNotice == (error != nil)
+      }
+      shots.append(try display.screenshot(artifact: name))
       try display.key("Escape")
       let run = try pinentry.finish()
       #expect(run.status == 0, "\(run.error)")
       #expect(responses(run).contains(Self.cancelled), "\(run.output)")
     }
     #expect(shots[0].count > 0)
-    let errorShows = shots[0] != shots[1]
+    let errorShows = !samePixels(shots[0], shots[1])
     #expect(errorShows, "the error text shows")
   }
 
   @Test("CONFIRM: Enter confirms (OK), Esc cancels")
   func confirm() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
+    var seen: [String] = []
     for (key, answer) in [("Return", "OK"), ("Escape", Self.cancelled)] {
       let pinentry = try startPinentry(
         ["SETDESC Allow the use of the key?", "SETNOTOK _Never", "CONFIRM"], display: display)
-      try display.focusWindow(named: Self.title)
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
       try display.key(key)
       let run = try pinentry.finish()
       #expect(run.status == 0, "\(key): \(run.error)")
@@ -161,7 +167,7 @@ struct WindowPinentryTests {
 
   @Test("CONFIRM with SETNOTOK: a click on the third button declines (ERR 83886194)")
   func confirmNotOK() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     // A long label makes the not-OK button, the leftmost, span the window's
     // first third, whatever the font's widths.
     let pinentry = try startPinentry(
@@ -171,10 +177,10 @@ struct WindowPinentryTests {
         "CONFIRM",
       ],
       display: display)
-    let found = try display.xdotool(["search", "--sync", "--name", Self.title])
+    let found = try display.x11.xdotool(["search", "--sync", "--name", Self.title])
     let window = try #require(found.output.split(separator: "\n").first.map(String.init))
     var size: [String: Int] = [:]
-    for line in try display.xdotool(["getwindowgeometry", "--shell", window]).output
+    for line in try display.x11.xdotool(["getwindowgeometry", "--shell", window]).output
       .split(separator: "\n")
     {
       let parts = line.split(separator: "=")
@@ -182,8 +188,9 @@ struct WindowPinentryTests {
     }
     let width = try #require(size["WIDTH"])
     let height = try #require(size["HEIGHT"])
-    _ = try display.settledScreenshot(artifact: "pinentry-confirm-notok")
-    try display.xdotool([
+    try display.waitForFrame("the confirmation") { $0.kind == "confirmation" }
+    _ = try display.screenshot(artifact: "pinentry-confirm-notok")
+    try display.x11.xdotool([
       "mousemove", "--window", window, String(width / 3), String(height - 30), "click", "1",
     ])
     let run = try pinentry.finish()
@@ -196,7 +203,7 @@ struct WindowPinentryTests {
 
   @Test("MESSAGE: shown with one button; Enter answers OK")
   func message() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let pinentry = try startPinentry(
       ["SETDESC The key was imported.", "MESSAGE"], display: display)
     try display.focusWindow(named: Self.title)

@@ -2,10 +2,12 @@ import Foundation
 import Glibc
 import Testing
 
-/// What the window does against other programs on the display: it holds the
-/// keyboard while it is up, says so when it cannot, and keeps the field masked
-/// while a screen recorder runs. Keys pass through an input method, so dead
-/// keys and compose type what they make.
+/// What the window does against other programs on the display: on X11 it
+/// holds the keyboard while it is up and says what that cannot stop (any
+/// client reads raw key events), and says so when it cannot hold it; on
+/// Wayland it asks the compositor to inhibit its shortcuts and says whether
+/// it did; it keeps the field masked while a screen recorder runs. Keys pass
+/// through an input method, so dead keys and compose type what they make.
 @Suite(
   "secretfield-window: keyboard grab, screen recorders, dead keys and compose",
   .enabled(
@@ -16,7 +18,7 @@ struct WindowProtectionTests {
 
   @Test("dead keys and compose type the characters they make")
   func deadKeysAndCompose() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("ab")
@@ -29,13 +31,15 @@ struct WindowProtectionTests {
 
   @Test("while the dialog is up no other client can grab the keyboard; before and after it can")
   func keyboardIsGrabbed() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let grabber = try Self.grabProgram()
     // The control: the same grab, with no dialog, succeeds (GrabSuccess, 0).
     #expect(try Self.grab(grabber, on: display) == "0")
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("ab")
+    let frame = try display.waitForFrame("two masks") { $0.cells == 2 }
+    #expect(frame.protection == "x11-keyboard-held", "the line says it: \(frame)")
     #expect(try Self.grab(grabber, on: display) == "1", "AlreadyGrabbed")
     try display.key("Return")
     let run = try window.finish()
@@ -45,11 +49,11 @@ struct WindowProtectionTests {
 
   @Test("the focus taken away mid-password: the rest of it still reaches the field")
   func keysFollowTheGrabNotTheFocus() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("hunt")
-    try display.focusRoot()
+    try display.focusAway()
     try display.type("er2")
     try display.key("Return")
     let run = try window.finish()
@@ -59,41 +63,96 @@ struct WindowProtectionTests {
 
   @Test("a keyboard another client holds: the dialog says the grab failed")
   func failedGrabIsSaid() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let grabber = try Self.grabProgram()
     let plain = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
-    let normal = try display.settledScreenshot(artifact: "window-grab-held")
+    let first = try display.focusNewWindow(named: Self.title)
+    try display.waitForFrame("the grab held") {
+      $0.processID == Int(plain.processID) && $0.protection == "x11-keyboard-held"
+    }
+    let normal = try display.screenshot(artifact: "window-grab-held")
     try display.key("Escape")
     _ = try plain.finish()
 
-    // A client holds the keyboard for 8 seconds, then lets it go.
-    let holder = try SpawnedProgram([grabber, "8"], environment: ["DISPLAY": display.name])
+    // A client holds the keyboard until the test lets it go.
+    let holder = try SpawnedProgram(
+      [grabber.path, "hold"], environment: ["DISPLAY": display.name])
+    #expect(holder.waitForStandardOutput(containing: "0"), "the holder has the keyboard")
     let window = try startWindow(["askpass"], display: display)
-    _ = try display.xdotool(["search", "--sync", "--name", Self.title])
-    let warned = try display.settledScreenshot(artifact: "window-grab-failed")
+    let warnedFrame = try display.waitForFrame("the grab failed") {
+      $0.processID == Int(window.processID) && $0.protection == "x11-keyboard-not-held"
+    }
+    let warned = try display.screenshot(artifact: "window-grab-failed")
+    holder.terminate()
     _ = try holder.finish()
-    try display.focusWindow(named: Self.title)
+    try display.focusNewWindow(named: Self.title, after: [first])
     try display.key("Escape")
     let run = try window.finish()
     #expect(run.status == 1)
+    #expect(warnedFrame.protection == "x11-keyboard-not-held")
     #expect(!Self.same(warned, normal), "the warning is drawn")
-    #expect(Self.height(of: warned) > Self.height(of: normal), "a line more: the warning")
+  }
+
+  @Test("while the dialog holds the keyboard, any X client still reads every key (XI2 raw events)")
+  func rawKeyEventsPassTheGrab() throws {
+    let display = try TestDisplay()
+    let listener = try CompiledProgram(
+      name: "raw-keys", source: Self.rawKeySource, packages: ["x11", "xi"])
+    let reader = try SpawnedProgram([listener.path], environment: ["DISPLAY": display.name])
+    #expect(reader.waitForStandardOutput(containing: "listening"))
+    let window = try startWindow(["askpass"], display: display)
+    try display.focusWindow(named: Self.title)
+    try display.waitForFrame("the grab held") { $0.protection == "x11-keyboard-held" }
+    try display.type("hunter22")
+    // Eight key presses, each seen by the other client despite the grab.
+    #expect(reader.waitForStandardOutput(containing: "press 8"), "the raw events were read")
+    try display.key("Return")
+    let run = try window.finish()
+    reader.terminate()
+    _ = try reader.finish()
+    #expect(run.output == "hunter22\n")
+  }
+
+  @Test(
+    "Wayland: the compositor is asked to inhibit its shortcuts; the line says whether it did",
+    .enabled(if: WindowTestEnvironment.isWaylandAvailable, "needs sway, wtype and grim"),
+    arguments: [true, false])
+  func shortcutsInhibited(_ allowed: Bool) throws {
+    let display = try TestDisplay(
+      .wayland,
+      swayConfiguration: allowed
+        ? []
+        : [
+          "seat * shortcuts_inhibitor disable"
+        ])
+    let window = try startWindow(["askpass"], display: display)
+    try display.focusWindow(named: Self.title)
+    let expected = allowed ? "wayland-shortcuts-inhibited" : "wayland-shortcuts-not-inhibited"
+    let frame = try display.waitForFrame(expected) { $0.isFocused && $0.protection == expected }
+    _ = try display.screenshot(artifact: "window-wayland-\(expected)")
+    try display.key("Escape")
+    _ = try window.finish()
+    #expect(frame.protection == expected)
   }
 
   @Test("a recorder running: reveal is refused, two passwords of one length draw alike")
   func recorderRefusesReveal() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let recorder = try Self.startRecorderStandIn(name: Self.refusingRecorder)
     var fields: [[UInt8]] = []
+    var seen: [String] = []
     for (name, password) in [("recorder-a", "hunter2"), ("recorder-b", "Zq9#xW!")] {
       let window = try startWindow(
         ["askpass", "Pass:"], display: display,
         environment: Self.recorderEnvironment(Self.refusingRecorder))
-      try display.focusWindow(named: Self.title)
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
       try display.type(password)
       try display.key("Tab")
-      fields.append(Self.field(of: try display.settledScreenshot(artifact: name)))
+      try display.waitForFrame("reveal refused") {
+        $0.processID == Int(window.processID) && $0.cells == 7 && $0.showsRecording
+          && $0.showsNotice && $0.revealed == 0
+      }
+      fields.append(Self.field(of: try display.screenshot(artifact: name)))
       try display.key("Escape")
       _ = try window.finish()
     }
@@ -103,14 +162,16 @@ struct WindowProtectionTests {
     let window = try startWindow(
       ["askpass", "Pass:"], display: display,
       environment: Self.recorderEnvironment(Self.refusingRecorder))
-    try display.focusWindow(named: Self.title)
+    try display.focusNewWindow(named: Self.title, after: seen)
     try display.type("Zq9#xW!")
-    let seen = try display.settledScreenshot(artifact: "recorder-still-seen")
+    try display.waitForFrame("the recorder seen") { $0.cells == 7 && $0.showsRecording }
     recorder.terminate()
     _ = try recorder.finish()
-    let masked = try display.changedScreenshot(from: seen, artifact: "recorder-gone")
+    try display.waitForFrame("the recorder gone") { !$0.showsRecording }
+    let masked = try display.screenshot(artifact: "recorder-gone")
     try display.key("Tab")
-    let revealed = Self.field(of: try display.settledScreenshot(artifact: "recorder-gone-revealed"))
+    try display.waitForFrame("revealed") { $0.revealed == 7 }
+    let revealed = Self.field(of: try display.screenshot(artifact: "recorder-gone-revealed"))
     try display.key("Escape")
     _ = try window.finish()
     #expect(Self.same(Self.field(of: masked), fields[1]))
@@ -119,19 +180,25 @@ struct WindowProtectionTests {
 
   @Test("a recorder that starts while the field is revealed masks it at once")
   func recorderMasksARevealedField() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     var revealed: [[UInt8]] = []
     var masked: [[UInt8]] = []
+    var seen: [String] = []
     for (name, password) in [("recorder-start-a", "hunter2"), ("recorder-start-b", "Zq9#xW!")] {
       let window = try startWindow(
         ["askpass", "Pass:"], display: display,
         environment: Self.recorderEnvironment(Self.maskingRecorder))
-      try display.focusWindow(named: Self.title)
+      let pid = Int(window.processID)
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
       try display.type(password)
       try display.key("Tab")
-      let shown = try display.settledScreenshot(artifact: name + "-revealed")
+      try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
+      let shown = try display.screenshot(artifact: name + "-revealed")
       let recorder = try Self.startRecorderStandIn(name: Self.maskingRecorder)
-      let after = try display.changedScreenshot(from: shown, artifact: name + "-masked")
+      try display.waitForFrame("masked by the recorder") {
+        $0.processID == pid && $0.showsRecording && $0.revealed == 0
+      }
+      let after = try display.screenshot(artifact: name + "-masked")
       revealed.append(Self.field(of: shown))
       masked.append(Self.field(of: after))
       try display.key("Escape")
@@ -165,18 +232,6 @@ struct WindowProtectionTests {
     Array(pixels.prefix(80 * 1024 * 3))
   }
 
-  /// The rows from the top to the last one that is not black (the dialog's
-  /// height, Xvfb's root being black).
-  static func height(of pixels: [UInt8]) -> Int {
-    let row = 1024 * 3
-    var last = 0
-    for y in 0..<(pixels.count / row)
-    where pixels[y * row..<y * row + 30].contains(where: { $0 != 0 }) {
-      last = y
-    }
-    return last + 1
-  }
-
   /// A stand-in for a screen recorder: `sleep` started under a name of its
   /// own, which the windows of this suite are told is a recorder's
   /// (``recorderEnvironment``). A known recorder's name would reach the
@@ -192,19 +247,17 @@ struct WindowProtectionTests {
     return try SpawnedProgram([path, "120"])
   }
 
-  /// Asks for the keyboard as a client of `display` (`XGrabKeyboard`), prints
-  /// the status (0 GrabSuccess, 1 AlreadyGrabbed), holds it for the seconds
-  /// of its argument if it had it, and ends.
-  static func grabProgram() throws -> String {
-    let directory = NSTemporaryDirectory() + "secretfield-grab-\(getpid())"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let source = directory + "/grab.c"
-    let binary = directory + "/grab"
-    if FileManager.default.isExecutableFile(atPath: binary) { return binary }
-    try """
+  /// Asks for the keyboard as a client of the display (`XGrabKeyboard`),
+  /// prints the status (0 GrabSuccess, 1 AlreadyGrabbed), and, given
+  /// `hold` and the keyboard, holds it until it is ended.
+  static func grabProgram() throws -> CompiledProgram {
+    try CompiledProgram(name: "grab", source: grabSource, packages: ["x11"])
+  }
+
+  static let grabSource = """
     #include <X11/Xlib.h>
     #include <stdio.h>
-    #include <stdlib.h>
+    #include <string.h>
     #include <unistd.h>
     int main(int argc, char **argv) {
       Display *display = XOpenDisplay(NULL);
@@ -213,32 +266,50 @@ struct WindowProtectionTests {
                                  GrabModeAsync, CurrentTime);
       printf("%d\\n", status);
       fflush(stdout);
-      if (argc > 1 && status == GrabSuccess) sleep(atoi(argv[1]));
+      XSync(display, False);
+      if (argc > 1 && strcmp(argv[1], "hold") == 0 && status == GrabSuccess) pause();
       XCloseDisplay(display);
       return 0;
     }
-    """.write(toFile: source, atomically: true, encoding: .utf8)
-    let run = try runProgram(["cc", "-O1", "-o", binary, source, "-lX11"])
-    guard run.status == 0 else {
-      throw WindowTestError(description: "building the grab program: \(run.error)")
-    }
-    return binary
-  }
+    """
 
-  static func grab(_ program: String, on display: VirtualDisplay) throws -> String {
-    let run = try runProgram([program], environment: ["DISPLAY": display.name])
+  /// Listens for XInput 2 raw key presses on the root window, as any client
+  /// of the display may (`xinput test-xi2 --root` does), prints `listening`,
+  /// then `press N` at each.
+  static let rawKeySource = """
+    #include <X11/Xlib.h>
+    #include <X11/extensions/XInput2.h>
+    #include <stdio.h>
+    int main(void) {
+      Display *display = XOpenDisplay(NULL);
+      if (!display) return 2;
+      int opcode, event, error;
+      if (!XQueryExtension(display, "XInputExtension", &opcode, &event, &error)) return 3;
+      /* XI 2.1 and later deliver raw events whatever grab is held. */
+      int major = 2, minor = 2;
+      if (XIQueryVersion(display, &major, &minor) != Success) return 4;
+      unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {0};
+      XISetMask(bits, XI_RawKeyPress);
+      XIEventMask mask = {XIAllMasterDevices, sizeof bits, bits};
+      XISelectEvents(display, DefaultRootWindow(display), &mask, 1);
+      XSync(display, False);
+      printf("listening\\n");
+      fflush(stdout);
+      int presses = 0;
+      for (;;) {
+        XEvent any;
+        XNextEvent(display, &any);
+        if (any.xcookie.type == GenericEvent && any.xcookie.extension == opcode
+            && any.xcookie.evtype == XI_RawKeyPress) {
+          printf("press %d\\n", ++presses);
+          fflush(stdout);
+        }
+      }
+    }
+    """
+
+  static func grab(_ program: CompiledProgram, on display: TestDisplay) throws -> String {
+    let run = try runProgram([program.path], environment: ["DISPLAY": display.name])
     return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
-  }
-}
-
-extension VirtualDisplay {
-  /// The first settled screenshot that differs from `previous`, within 15 s.
-  func changedScreenshot(from previous: [UInt8], artifact: String) throws -> [UInt8] {
-    let deadline = ContinuousClock.now + .seconds(15)
-    while ContinuousClock.now < deadline {
-      let pixels = try settledScreenshot(artifact: artifact)
-      if pixels != previous { return pixels }
-    }
-    throw WindowTestError(description: "the screen did not change")
   }
 }

@@ -4,20 +4,26 @@ import TestSupport
 import Testing
 
 /// What the window's process holds of a typed password, read from outside
-/// through `/proc/PID/mem` while the dialog is up, typed, revealed and hidden
-/// again: nothing, since the field is in secret memory, which root cannot
-/// read. The controls: the same window with its field in sodium memory, where
-/// the scan finds the field's one copy, and GTK's own `GtkPasswordEntry`,
-/// typed and revealed the same way, in which it finds the copy GTK makes to
-/// lay out revealed text.
+/// through `/proc/PID/mem` while it asks, in every mode that takes one (the
+/// askpass; the pinentry's GETPIN, and its repetition, with the first entry
+/// held; the git credential's window), typed, revealed and hidden again, and
+/// while the answer's write to the caller blocks: nothing, since every
+/// buffer is in secret memory, which root cannot read. The controls: the
+/// same window with its memory in sodium memory
+/// (`SECRETFIELD_TEST_SODIUM_MEMORY=1`), where the scan finds each buffer
+/// that holds the password, and GTK's own `GtkPasswordEntry`, typed and
+/// revealed the same way, in which it finds the copy GTK makes to lay out
+/// revealed text. (A confirmation or a message has no field: nothing typed
+/// into it is kept.)
 @Suite(
-  "secretfield-window: revealing draws the password without copying it",
+  "secretfield-window: no readable copy of the password in any mode, while it asks or writes",
   .enabled(
     if: WindowTestEnvironment.isAvailable,
     "needs the window program and Xvfb, xdotool, xdpyinfo, import and convert"),
   .enabled(if: getuid() == 0, "reading another process's memory needs root"))
 struct WindowResidueTests {
-  /// Letters and digits, which every keyboard map xdotool uses can type.
+  /// Letters and digits, which every keyboard map types and percent-escaping
+  /// leaves as they are.
   static func typedMarker() -> (Marker, String) {
     let letters = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789".utf8)
     let plain = (0..<24).map { _ in letters.randomElement()! }
@@ -25,12 +31,12 @@ struct WindowResidueTests {
     return (marker, String(decoding: plain, as: UTF8.self))
   }
 
-  /// Where the window keeps its field: secret memory, as it does, or, for the
-  /// control, the sodium memory the tests' variable asks for, which shows
-  /// that the scan reads the field's pages when they can be read.
+  /// Where the window keeps its secrets: secret memory, as it does, or, for
+  /// the control, the sodium memory the tests' variable asks for, which shows
+  /// that the scan reads the buffers' pages when they can be read.
   enum FieldMemory: String, CaseIterable, CustomTestStringConvertible {
     case secret = "secret memory: no copy a root scan can read"
-    case sodium = "control, sodium memory: the field's one copy is found"
+    case sodium = "control, sodium memory: every buffer that holds it is found"
 
     var testDescription: String { rawValue }
     var environment: [String: String?] {
@@ -41,20 +47,23 @@ struct WindowResidueTests {
     var artifactSuffix: String { self == .secret ? "secret" : "sodium" }
   }
 
-  @Test("typed, revealed, hidden again: no copy but the field's", arguments: FieldMemory.allCases)
-  func revealLeavesNoCopy(_ memory: FieldMemory) throws {
+  @Test(
+    "askpass: typed, revealed, hidden again: no copy but the field's",
+    arguments: FieldMemory.allCases)
+  func askpassRevealLeavesNoCopy(_ memory: FieldMemory) throws {
     let (marker, text) = Self.typedMarker()
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let window = try startWindow(["askpass"], display: display, environment: memory.environment)
     try display.focusWindow(named: "secretfield-askpass")
     try display.type(text)
-    _ = try display.settledScreenshot(artifact: "residue-typed-\(memory.artifactSuffix)")
+    try display.waitForFrame("24 masks") { $0.cells == 24 }
     let typed = try ResidueScanner(processID: window.processID).scan(for: marker)
     try display.key("Tab")
-    _ = try display.settledScreenshot(artifact: "residue-revealed-\(memory.artifactSuffix)")
+    try display.waitForFrame("revealed") { $0.revealed == 24 }
+    _ = try display.screenshot(artifact: "residue-revealed-\(memory.artifactSuffix)")
     let revealed = try ResidueScanner(processID: window.processID).scan(for: marker)
     try display.key("Tab")
-    _ = try display.settledScreenshot(artifact: "residue-hidden-\(memory.artifactSuffix)")
+    try display.waitForFrame("hidden again") { $0.cells == 24 && $0.revealed == 0 }
     let hidden = try ResidueScanner(processID: window.processID).scan(for: marker)
     try display.key("Escape")
     let run = try window.finish()
@@ -62,31 +71,141 @@ struct WindowResidueTests {
     #expect(typed.copies == memory.expectedCopies, "\(typed)")
     #expect(revealed.copies == memory.expectedCopies, "\(revealed)")
     #expect(hidden.copies == memory.expectedCopies, "\(hidden)")
+    print(
+      "window-residue: askpass \(memory.artifactSuffix): typed \(typed.copies), revealed "
+        + "\(revealed.copies), hidden \(hidden.copies)")
+  }
+
+  @Test(
+    "pinentry: GETPIN typed; with SETREPEAT the repetition typed while the first is held",
+    arguments: FieldMemory.allCases)
+  func pinentryLeavesNoCopy(_ memory: FieldMemory) throws {
+    let (marker, text) = Self.typedMarker()
+    let display = try TestDisplay()
+    let script = ["OPTION display=\(display.name)", "SETREPEAT Repeat:", "GETPIN", "BYE"]
+    let pinentry = try startWindow(
+      ["pinentry"], display: display,
+      environment: memory.environment.merging(["DISPLAY": nil]) { $1 },
+      input: script.joined(separator: "\n") + "\n")
+    let first = try display.focusNewWindow(named: WindowPinentryTests.title)
+    try display.type(text)
+    try display.waitForFrame("the passphrase") { $0.dialog == 1 && $0.cells == 24 }
+    let asking = try ResidueScanner(processID: pinentry.processID).scan(for: marker)
+    try display.key("Return")
+    try display.focusNewWindow(named: WindowPinentryTests.title, after: [first])
+    try display.type(text)
+    try display.waitForFrame("the repetition") { $0.dialog == 2 && $0.cells == 24 }
+    let repeating = try ResidueScanner(processID: pinentry.processID).scan(for: marker)
+    try display.key("Return")
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output.contains("D \(text)\n"), "\(run.output)")
+    #expect(asking.copies == memory.expectedCopies, "GETPIN: \(asking)")
+    #expect(repeating.copies == 2 * memory.expectedCopies, "the repetition: \(repeating)")
+    print(
+      "window-residue: pinentry \(memory.artifactSuffix): GETPIN \(asking.copies), repetition "
+        + "with the first held \(repeating.copies)")
+  }
+
+  @Test(
+    "git credential window: the user name typed, the password typed: no copy of the password",
+    arguments: FieldMemory.allCases)
+  func credentialLeavesNoCopy(_ memory: FieldMemory) throws {
+    let (marker, text) = Self.typedMarker()
+    let display = try TestDisplay()
+    let host = "sfw-\(UInt32.random(in: 0...UInt32.max)).invalid"
+    let helper = try startWindow(
+      ["credential", "get"], display: display, environment: memory.environment,
+      input: "protocol=https\nhost=\(host)\n\n")
+    try display.focusWindow(named: WindowCredentialTests.title)
+    try display.type("alice")
+    try display.key("Return")
+    try display.type(text)
+    try display.waitForFrame("the password") { $0.focus == "password" && $0.cells == 24 }
+    let asking = try ResidueScanner(processID: helper.processID).scan(for: marker)
+    try display.key("Return")
+    let run = try helper.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "username=alice\npassword=\(text)\n\n")
+    #expect(asking.copies == memory.expectedCopies, "\(asking)")
+    print("window-residue: credential \(memory.artifactSuffix): asking \(asking.copies)")
+  }
+
+  /// A window whose answer is written to a pipe the caller does not read.
+  enum BlockedWriter: String, CaseIterable, CustomTestStringConvertible {
+    case askpass = "the askpass's answer"
+    case pinentry = "the pinentry's D line"
+
+    var testDescription: String { rawValue }
+  }
+
+  @Test(
+    "the answer's write blocks on a full pipe: it waits in secret memory (control: sodium)",
+    arguments: BlockedWriter.allCases, FieldMemory.allCases)
+  func blockedWriteLeavesNoCopy(_ writer: BlockedWriter, _ memory: FieldMemory) throws {
+    let (marker, text) = Self.typedMarker()
+    let display = try TestDisplay()
+    let program: SpawnedProgram
+    switch writer {
+    case .askpass:
+      program = try startWindow(
+        ["askpass"], display: display, environment: memory.environment, holdsOutput: true)
+    case .pinentry:
+      program = try startWindow(
+        ["pinentry"], display: display,
+        environment: memory.environment.merging(["DISPLAY": nil]) { $1 },
+        input: "OPTION display=\(display.name)\nGETPIN\nBYE\n", holdsOutput: true)
+      // The greeting and the option's OK are read; then nothing is, until
+      // after the scan.
+      #expect(program.waitForStandardOutput(containing: "OK Pleased to meet you\nOK\n"))
+    }
+    let filler = try program.fillOutput()
+    try display.focusWindow(
+      named: writer == .askpass ? "secretfield-askpass" : WindowPinentryTests.title)
+    try display.type(text)
+    try display.waitForFrame("24 masks") { $0.cells == 24 }
+    try display.key("Return")
+    try program.waitUntilBlockedWriting(to: 1)
+    let blocked = try ResidueScanner(processID: program.processID).scan(for: marker)
+    let run = try program.finish()
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output.count > filler)
+    #expect(run.output.contains(writer == .askpass ? text + "\n" : "D \(text)\n"))
+    if memory == .secret {
+      #expect(blocked.copies == 0, "\(blocked)")
+    } else {
+      #expect(blocked.copies >= 1, "the control finds the answer waiting: \(blocked)")
+    }
+    print("window-residue: \(writer) blocked \(memory.artifactSuffix): \(blocked.copies)")
   }
 
   @Test("control: GtkPasswordEntry, revealed, holds a second copy the scan finds")
   func passwordEntryCopies() throws {
     let program = try Self.passwordEntryProgram()
     let (marker, text) = Self.typedMarker()
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let entry = try startWindow([], program: program.path, display: display)
     try display.focusWindow(named: "password-entry")
     try display.type(text)
-    _ = try display.settledScreenshot(artifact: "residue-gtk-typed")
+    #expect(entry.waitForStandardError(containing: "length 24"), "the entry has the text")
     let typed = try ResidueScanner(processID: entry.processID).scan(for: marker)
     try display.key("F2")
-    _ = try display.settledScreenshot(artifact: "residue-gtk-revealed")
+    #expect(entry.waitForStandardError(containing: "visible 1"), "revealed")
+    _ = try display.screenshot(artifact: "residue-gtk-revealed")
     let revealed = try ResidueScanner(processID: entry.processID).scan(for: marker)
     try display.key("Escape")
     _ = try entry.finish()
     #expect(typed.copies == 1, "its locked pool: \(typed)")
     #expect(revealed.copies >= 2, "\(revealed)")
+    print("window-residue: GtkPasswordEntry: typed \(typed.copies), revealed \(revealed.copies)")
   }
 
   /// A GtkPasswordEntry in a window titled `password-entry`: F2 does what its
   /// peek icon does (its GtkText made visible, or not), Return prints its text
   /// and a newline and quits, as an askpass written the ordinary GTK way
-  /// would, Esc quits. Built with `cc` and `pkg-config gtk4`.
+  /// would, Esc quits. It reports on standard error (`length N`, `visible
+  /// B`) after each change, drawn: the event the tests wait for. Built with
+  /// `cc` and `pkg-config gtk4`.
   static func passwordEntryProgram() throws -> CompiledProgram {
     try CompiledProgram(name: "password-entry", source: passwordEntrySource, packages: ["gtk4"])
   }
@@ -94,15 +213,30 @@ struct WindowResidueTests {
   static let passwordEntrySource = """
     #include <gtk/gtk.h>
     #include <stdio.h>
+    #include <string.h>
     static GtkWidget *entry;
     static GMainLoop *loop;
+    static int reportedLength = -1, reportedVisible = -1;
+    static GtkText *text(void) {
+      for (GtkWidget *child = gtk_widget_get_first_child(entry); child;
+           child = gtk_widget_get_next_sibling(child))
+        if (GTK_IS_TEXT(child)) return GTK_TEXT(child);
+      return NULL;
+    }
+    static void painted(GdkFrameClock *clock, gpointer data) {
+      int length = (int)strlen(gtk_editable_get_text(GTK_EDITABLE(entry)));
+      int visible = gtk_text_get_visibility(text());
+      if (length != reportedLength || visible != reportedVisible) {
+        reportedLength = length;
+        reportedVisible = visible;
+        gdk_display_flush(gdk_display_get_default());
+        fprintf(stderr, "length %d visible %d\\n", length, visible);
+      }
+    }
     static gboolean key(GtkEventControllerKey *c, guint keyval, guint code,
                         GdkModifierType state, gpointer data) {
       if (keyval == GDK_KEY_F2) {
-        for (GtkWidget *child = gtk_widget_get_first_child(entry); child;
-             child = gtk_widget_get_next_sibling(child))
-          if (GTK_IS_TEXT(child))
-            gtk_text_set_visibility(GTK_TEXT(child), !gtk_text_get_visibility(GTK_TEXT(child)));
+        gtk_text_set_visibility(text(), !gtk_text_get_visibility(text()));
         return TRUE;
       }
       if (keyval == GDK_KEY_Return) {
@@ -116,6 +250,11 @@ struct WindowResidueTests {
       }
       return FALSE;
     }
+    static void mapped(GtkWidget *window, gpointer data) {
+      GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+      g_signal_connect(gdk_surface_get_frame_clock(surface), "after-paint", G_CALLBACK(painted),
+                       NULL);
+    }
     int main(void) {
       gtk_init();
       loop = g_main_loop_new(NULL, FALSE);
@@ -128,6 +267,7 @@ struct WindowResidueTests {
       gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE);
       g_signal_connect(controller, "key-pressed", G_CALLBACK(key), NULL);
       gtk_widget_add_controller(window, controller);
+      g_signal_connect(window, "map", G_CALLBACK(mapped), NULL);
       gtk_window_present(GTK_WINDOW(window));
       g_main_loop_run(loop);
       return 0;

@@ -1,6 +1,7 @@
 import Testing
 
-/// Reveal, Caps Lock and focus in the window, seen in its screenshots.
+/// Reveal, Caps Lock and focus in the window, seen in its frames and its
+/// screenshots.
 @Suite(
   "secretfield-window: reveal keeps the caret, Caps Lock shows, focus loss re-masks",
   .enabled(
@@ -9,15 +10,23 @@ import Testing
 struct WindowRevealTests {
   static let title = "secretfield-askpass"
 
-  @Test("Tab reveals and hides; the caret stays where it was; edits land there")
-  func revealKeepsTheCaret() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "Tab reveals and hides; the caret stays where it was; edits land there",
+    arguments: DisplayKind.available)
+  func revealKeepsTheCaret(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("hunter2")
     try display.key("Left", "Tab")
+    let revealed = try display.waitForFrame("the text revealed") { $0.revealed == 7 }
+    #expect(revealed.caret == 6, "\(revealed)")
     try display.type("X")
     try display.key("Tab", "Left")
+    let hidden = try display.waitForFrame("masked again, the caret moved") {
+      $0.cells == 8 && $0.revealed == 0 && $0.caret == 6
+    }
+    #expect(hidden.cells == 8)
     try display.type("Y")
     try display.key("Return")
     let run = try window.finish()
@@ -25,62 +34,79 @@ struct WindowRevealTests {
     #expect(run.output == "hunterYX2\n")
   }
 
-  @Test("revealed, two passwords of one length draw different pixels; masked again, the same")
-  func revealedScreenshotsDiffer() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "revealed, two passwords of one length draw different pixels; masked again, the same",
+    arguments: DisplayKind.available)
+  func revealedScreenshotsDiffer(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     var revealed: [[UInt8]] = []
     var hidden: [[UInt8]] = []
+    var seen: [String] = []
     for (name, password) in [("revealed-a", "hunter2"), ("revealed-b", "Zq9#xW!")] {
       let window = try startWindow(["askpass", "Passphrase:"], display: display)
-      try display.focusWindow(named: Self.title)
+      let pid = Int(window.processID)
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
       try display.type(password)
       try display.key("Tab")
-      revealed.append(try display.settledScreenshot(artifact: name))
+      try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
+      revealed.append(try display.screenshot(artifact: name))
       try display.key("Tab")
-      hidden.append(try display.settledScreenshot(artifact: name + "-hidden"))
+      try display.waitForFrame("masked again") {
+        $0.processID == pid && $0.cells == 7 && $0.revealed == 0
+      }
+      hidden.append(try display.screenshot(artifact: name + "-hidden"))
       try display.key("Escape")
       _ = try window.finish()
     }
-    #expect(revealed[0] != revealed[1], "the characters themselves are drawn")
-    #expect(hidden[0] == hidden[1], "hidden again: only the length shows")
-    #expect(revealed[0] != hidden[0])
+    #expect(!samePixels(revealed[0], revealed[1]), "the characters themselves are drawn")
+    #expect(samePixels(hidden[0], hidden[1]), "hidden again: only the length shows")
+    #expect(!samePixels(revealed[0], hidden[0]))
   }
 
   @Test("Caps Lock on shows a hint; off again, the window is as it was")
   func capsLockHint() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("abc")
-    let before = try display.settledScreenshot(artifact: "caps-lock-off")
+    try display.waitForFrame("three masks") { $0.cells == 3 && !$0.showsCapsLock }
+    let before = try display.screenshot(artifact: "caps-lock-off")
     try display.key("Caps_Lock")
-    let on = try display.settledScreenshot(artifact: "caps-lock-on")
+    try display.waitForFrame("the hint") { $0.showsCapsLock }
+    let on = try display.screenshot(artifact: "caps-lock-on")
     try display.key("Caps_Lock")
-    let after = try display.settledScreenshot(artifact: "caps-lock-off-again")
+    try display.waitForFrame("no hint") { !$0.showsCapsLock }
+    let after = try display.screenshot(artifact: "caps-lock-off-again")
     try display.key("Escape")
     _ = try window.finish()
-    #expect(before != on, "the hint is drawn")
-    #expect(before == after, "and goes away")
+    #expect(!samePixels(before, on), "the hint is drawn")
+    #expect(samePixels(before, after), "and goes away")
   }
 
-  @Test("losing focus re-masks a revealed field; focused again it stays masked")
-  func focusLossRemasks() throws {
-    let display = try VirtualDisplay()
+  @Test(
+    "losing focus re-masks a revealed field; focused again it stays masked",
+    arguments: DisplayKind.available)
+  func focusLossRemasks(_ kind: DisplayKind) throws {
+    let display = try TestDisplay(kind)
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.type("hunter2")
-    let masked = try display.settledScreenshot(artifact: "focus-masked")
+    try display.waitForFrame("seven masks") { $0.cells == 7 && $0.isFocused }
+    let masked = try display.screenshot(artifact: "focus-masked")
     try display.key("Tab")
-    let revealed = try display.settledScreenshot(artifact: "focus-revealed")
-    // The root window takes the focus, then the dialog has it again.
-    try display.focusRoot()
-    _ = try display.settledScreenshot(artifact: "focus-lost")
+    try display.waitForFrame("revealed") { $0.revealed == 7 }
+    let revealed = try display.screenshot(artifact: "focus-revealed")
+    // Another window (the root on X11, an empty workspace on Wayland) takes
+    // the focus, then the dialog has it again.
+    try display.focusAway()
+    try display.waitForFrame("unfocused, masked") { !$0.isFocused && $0.revealed == 0 }
     try display.focusWindow(named: Self.title)
-    let after = try display.settledScreenshot(artifact: "focus-regained")
+    try display.waitForFrame("focused again") { $0.isFocused }
+    let after = try display.screenshot(artifact: "focus-regained")
     try display.key("Return")
     let run = try window.finish()
-    #expect(masked != revealed)
-    #expect(after == masked, "revealed before, masked after the focus went away")
+    #expect(!samePixels(masked, revealed))
+    #expect(samePixels(after, masked), "revealed before, masked after the focus went away")
     #expect(run.output == "hunter2\n")
   }
 }

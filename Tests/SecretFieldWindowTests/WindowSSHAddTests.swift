@@ -17,7 +17,7 @@ final class SSHAgentHome {
   /// Makes the key and starts `ssh-agent -D`; with `confirmingOn`, the agent
   /// asks through the askpass on that display (it runs the askpass itself to
   /// confirm each use of a key added with `ssh-add -c`).
-  init(passphrase: String, confirmingOn display: VirtualDisplay? = nil) throws {
+  init(passphrase: String, confirmingOn display: TestDisplay? = nil) throws {
     var template = Array("/tmp/sfs.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else {
       throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
@@ -70,13 +70,11 @@ final class SSHAgentHome {
 
   /// What ssh-add needs to ask through `secretfield-askpass` on
   /// `display`, never on a terminal.
-  static func askpassEnvironment(display: VirtualDisplay) -> [String: String?] {
-    [
-      "SSH_ASKPASS": WindowTestEnvironment.askpassProgram,
-      "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": display.name, "GDK_BACKEND": "x11",
-      "GSK_RENDERER": "cairo", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1", "WAYLAND_DISPLAY": nil,
+  static func askpassEnvironment(display: TestDisplay) -> [String: String?] {
+    display.environment.merging([
+      "SSH_ASKPASS": WindowTestEnvironment.askpassProgram, "SSH_ASKPASS_REQUIRE": "force",
       "SSH_ASKPASS_PROMPT": nil, "SECRETFIELD_ASKPASS_FRONTEND": nil,
-    ]
+    ]) { $1 }
   }
 }
 
@@ -97,7 +95,7 @@ struct WindowSSHAddTests {
 
   /// `ssh-add ARGUMENTS` in a session of its own, asking on `display`.
   func startSSHAdd(
-    _ arguments: [String], home: SSHAgentHome, display: VirtualDisplay
+    _ arguments: [String], home: SSHAgentHome, display: TestDisplay
   ) throws -> SpawnedProgram {
     try startWindow(
       arguments, program: WindowTestEnvironment.path(of: "ssh-add") ?? "/usr/bin/ssh-add",
@@ -107,10 +105,12 @@ struct WindowSSHAddTests {
       ]) { $1 })
   }
 
-  @Test("the passphrase typed in the window adds the key: ssh-add exits 0, the agent lists it")
-  func passphraseAddsTheKey() throws {
+  @Test(
+    "the passphrase typed in the window adds the key: ssh-add exits 0, the agent lists it",
+    arguments: DisplayKind.available)
+  func passphraseAddsTheKey(_ kind: DisplayKind) throws {
     let home = try SSHAgentHome(passphrase: Self.passphrase)
-    let display = try VirtualDisplay()
+    let display = try TestDisplay(kind)
     let sshAdd = try startSSHAdd([home.key], home: home, display: display)
     try display.focusNewWindow(named: WindowAskpassTests.title)
     try display.type(Self.passphrase)
@@ -125,7 +125,7 @@ struct WindowSSHAddTests {
   @Test("control: a wrong passphrase adds nothing; ssh-add asks again, Esc there ends it")
   func wrongPassphraseAddsNothing() throws {
     let home = try SSHAgentHome(passphrase: Self.passphrase)
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let sshAdd = try startSSHAdd([home.key], home: home, display: display)
     let first = try display.focusNewWindow(named: WindowAskpassTests.title)
     try display.type("correct horse 43")
@@ -141,7 +141,7 @@ struct WindowSSHAddTests {
 
   @Test("ssh-add -c: the agent asks in the window before each use; Enter signs, Esc refuses")
   func confirmationBeforeUse() throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let home = try SSHAgentHome(passphrase: Self.passphrase, confirmingOn: display)
     let sshAdd = try startSSHAdd(["-c", home.key], home: home, display: display)
     var seen = [try display.focusNewWindow(named: WindowAskpassTests.title)]

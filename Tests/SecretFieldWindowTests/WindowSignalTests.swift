@@ -14,10 +14,11 @@ struct WindowSignalTests {
 
   @Test("each signal, sent while the dialog asks", arguments: signals)
   func endsBySignal(_ signal: Int32) throws {
-    let display = try VirtualDisplay()
+    let display = try TestDisplay()
     let window = try startWindow(["askpass", "Password:"], display: display)
     try display.focusWindow(named: "secretfield-askpass")
     try display.type("hunter2")
+    try display.waitForFrame("seven masks") { $0.cells == 7 }
     kill(window.processID, signal)
     let run = try window.finish()
     #expect(run.status == 128 + signal, "\(run.error)")
@@ -34,7 +35,7 @@ struct WindowSignalTests {
     func runtimeBacktracerPrints() throws {
       let report = "/tmp/sf-backtrace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
       defer { unlink(report) }
-      let display = try VirtualDisplay()
+      let display = try TestDisplay()
       let window = try startWindow(
         ["askpass", "Password:"], display: display,
         environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,output-to=\(report)"])

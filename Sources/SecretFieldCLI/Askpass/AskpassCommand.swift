@@ -70,8 +70,9 @@ struct AskpassCommand: Command {
 
     With no terminal to ask on and a display (DISPLAY or WAYLAND_DISPLAY),
     it asks in a window instead when secretfield-window is installed beside
-    it (it becomes that program: secretfield-window askpass);
-    SECRETFIELD_ASKPASS_FRONTEND=terminal or window forces one.
+    it (it becomes that program: secretfield-window askpass), the confirm
+    and none modes too; SECRETFIELD_ASKPASS_FRONTEND=terminal or window
+    forces one (any other value is refused).
 
     SSH_ASKPASS_PROMPT=confirm asks yes or no instead: y answers yes; n, Esc, ^C
     or ^D answer no. SSH_ASKPASS_PROMPT=none shows PROMPT and waits to be ended
@@ -144,10 +145,20 @@ struct AskpassCommand: Command {
     return command.run(in: context)
   }
 
-  /// Asks as ``mode`` says. Exits 0 or 1 only, as callers expect.
+  /// Asks as ``mode`` says, on the terminal or in a window
+  /// (``frontEnd(in:windowProgramExists:terminalOpens:)``). Exits 0 or 1
+  /// only, as callers expect.
   func run(in context: CommandContext) -> ExitStatus {
-    if mode != .notice, Self.frontEnd(in: context) == .window {
-      return openWindow(in: context)
+    let frontEnd: FrontEnd
+    do {
+      frontEnd = try Self.frontEnd(in: context)
+    } catch {
+      context.printError(error.description)
+      return .cancelled
+    }
+    if frontEnd == .window {
+      return FrontEnd.openWindow(
+        ["askpass", "--", prompt], variable: Self.frontEndVariable, context: context)
     }
     return switch mode {
     case .secret: askForSecret(in: context)
@@ -156,69 +167,32 @@ struct AskpassCommand: Command {
     }
   }
 
-  /// Where the askpass asks.
-  enum FrontEnd: Sendable, Hashable {
-    /// On the terminal (`/dev/tty`), as always.
-    case terminal
-    /// In a window: `secretfield-window askpass`, which this process becomes.
-    case window
-  }
-
   /// The variable that forces a front end: `terminal` or `window`.
   static let frontEndVariable = "SECRETFIELD_ASKPASS_FRONTEND"
-  /// The window program's name; it is looked for beside this executable.
-  static let windowProgramName = "secretfield-window"
 
-  /// The window program beside this executable, if it is there.
-  static var windowProgram: String? {
-    guard let directory = System.executableDirectory() else { return nil }
-    let path = directory + "/" + windowProgramName
-    return System.isExecutable(path) ? path : nil
-  }
-
-  /// Where to ask: `SECRETFIELD_ASKPASS_FRONTEND` when it says `terminal` or
-  /// `window`; else the window when the terminal cannot be opened, a display
-  /// is named (`DISPLAY` or `WAYLAND_DISPLAY`) and the window program is
-  /// installed beside this one; else the terminal. A password source
-  /// (`SECRETFIELD_PASSWORD_FROM`) or a cache (`SECRETFIELD_KEYNAME`) keeps
-  /// the terminal askpass, which reads them first.
+  /// Where to ask: as ``FrontEnd/choose(variable:in:windowProgramExists:terminalOpens:)``
+  /// decides from `SECRETFIELD_ASKPASS_FRONTEND`, the terminal and the
+  /// display, except that a password source (`SECRETFIELD_PASSWORD_FROM`) or
+  /// a cache (`SECRETFIELD_KEYNAME`) keeps the terminal askpass, which reads
+  /// them first, unless the variable says `window`.
+  ///
+  /// - Throws: ``UsageError`` when the variable holds neither `terminal` nor
+  ///   `window`.
   static func frontEnd(
-    in context: CommandContext, windowProgramExists: () -> Bool = { windowProgram != nil },
+    in context: CommandContext,
+    windowProgramExists: () -> Bool = { FrontEnd.windowProgram != nil },
     terminalOpens: (String) -> Bool = System.canOpenTerminal
-  ) -> FrontEnd {
-    switch context.environmentValue(frontEndVariable) {
-    case "terminal": return .terminal
-    case "window": return .window
-    default: break
-    }
-    if context.environmentValue(PromptOptions.sourceVariable) != nil
-      || context.environmentValue(keynameVariable).map({ !$0.isEmpty }) == true
+  ) throws(UsageError) -> FrontEnd {
+    let forced = context.environmentValue(frontEndVariable).map { !$0.isEmpty } == true
+    if !forced,
+      context.environmentValue(PromptOptions.sourceVariable) != nil
+        || context.environmentValue(keynameVariable).map({ !$0.isEmpty }) == true
     {
       return .terminal
     }
-    let hasDisplay = ["DISPLAY", "WAYLAND_DISPLAY"].contains {
-      context.environmentValue($0).map { !$0.isEmpty } == true
-    }
-    guard hasDisplay, !terminalOpens(context.terminalPath), windowProgramExists() else {
-      return .terminal
-    }
-    return .window
-  }
-
-  /// Becomes `secretfield-window askpass -- PROMPT` (`execv`): the window asks
-  /// in this same process, so no secret crosses between processes. Returns
-  /// only when that fails.
-  func openWindow(in context: CommandContext) -> ExitStatus {
-    guard let program = Self.windowProgram else {
-      context.printError(
-        "\(Self.frontEndVariable)=window, but \(Self.windowProgramName) is not installed "
-          + "beside secretfield-askpass")
-      return .cancelled
-    }
-    let failure = System.replaceProcess(
-      with: program, arguments: [Self.windowProgramName, "askpass", "--", prompt])
-    context.printError("cannot run \(program): \(failure)")
-    return .cancelled
+    return try FrontEnd.choose(
+      variable: frontEndVariable, in: context, windowProgramExists: windowProgramExists,
+      terminalOpens: terminalOpens)
   }
 
   /// The prompt's lines: all but the last above the field, the last before it.

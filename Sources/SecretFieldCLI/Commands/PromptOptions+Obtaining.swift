@@ -92,11 +92,6 @@ extension PromptOptions {
   /// The exit status for a prompt that could not run: 3 for every failure of
   /// the terminal, 1 for the rest.
   static func status(forPromptError error: TerminalError) -> ExitStatus {
-    switch error.code {
-    case .noTerminal, .notATerminal, .terminalModesFailed, .writeFailed, .readFailed:
-      return .noTerminal
-    default:
-      return .cancelled
-    }
+    ExitStatus(error)
   }
 }

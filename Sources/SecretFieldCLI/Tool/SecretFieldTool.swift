@@ -15,7 +15,7 @@ package enum SecretFieldTool {
   /// The commands, in the order `--help` lists them.
   static let commands: [any Command.Type] = [
     PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
-    CredentialCommand.self, ForgetCommand.self, DoctorCommand.self,
+    CredentialToolCommand.self, ForgetCommand.self, DoctorCommand.self,
   ]
 
   /// The text of `secretfield --help`.

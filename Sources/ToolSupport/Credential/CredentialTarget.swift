@@ -39,7 +39,7 @@ package struct CredentialTarget: Sendable, Hashable, CustomStringConvertible {
 
 extension CredentialTarget {
   /// Why a URL cannot name a target.
-  enum URLProblem: Error, Equatable {
+  package enum URLProblem: Error, Equatable {
     /// No `scheme://` in front.
     case noProtocol
     /// `user:password@` in the authority.
@@ -54,7 +54,7 @@ extension CredentialTarget {
   /// - Throws: ``URLProblem``: `noProtocol`, or `holdsPassword` for a
   ///   `user:password@` (a password never goes on a command line or into a
   ///   `String`; give it on a `password=` line).
-  init(url: String) throws(URLProblem) {
+  package init(url: String) throws(URLProblem) {
     let bytes = Array(url.utf8)
     let shape = bytes.withUnsafeBytes { raw in
       Self.shape(of: raw) { byte, within in within.firstIndex(of: byte) ?? within.count }

@@ -1,9 +1,9 @@
 /// Splits a command's arguments into options and positional arguments, by the
 /// usual rules: `--name value` or `--name=value`, `--` ends the options, `-`
 /// alone is an argument.
-struct ArgumentScanner {
+package struct ArgumentScanner {
   /// One option or argument.
-  enum Item: Equatable {
+  package enum Item: Equatable {
     /// `--name` or `-n`, with the value written after `=` if there was one.
     case option(String, inlineValue: String?)
     /// Anything else, or anything after `--`.
@@ -13,12 +13,12 @@ struct ArgumentScanner {
   private var remaining: ArraySlice<String>
   private var optionsEnded = false
 
-  init(_ arguments: [String]) {
+  package init(_ arguments: [String]) {
     remaining = arguments[...]
   }
 
   /// The next item, or nil at the end.
-  mutating func next() -> Item? {
+  package mutating func next() -> Item? {
     guard let word = remaining.popFirst() else { return nil }
     if optionsEnded || word == "-" || !word.hasPrefix("-") { return .argument(word) }
     if word == "--" {
@@ -35,7 +35,7 @@ struct ArgumentScanner {
   /// The value of `option`: the inline one, or the next word.
   ///
   /// - Throws: ``UsageError`` with code `missingValue`, saying `what` it takes.
-  mutating func value(
+  package mutating func value(
     of option: String, inline: String?, describedAs what: String
   ) throws(UsageError) -> String {
     if let inline { return inline }
@@ -44,7 +44,7 @@ struct ArgumentScanner {
   }
 
   /// True when `flag` (or one of `aliases`) appears before `--`.
-  static func contains(_ flags: Set<String>, in arguments: [String]) -> Bool {
+  package static func contains(_ flags: Set<String>, in arguments: [String]) -> Bool {
     for word in arguments {
       if word == "--" { return false }
       if flags.contains(word) { return true }

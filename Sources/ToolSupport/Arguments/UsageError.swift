@@ -1,4 +1,3 @@
-import ToolSupport
 /// A command line the tool cannot run, in words that say what to change.
 ///
 /// Compare by ``code``; show ``description``. A command that throws one exits
@@ -52,27 +51,27 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension UsageError {
-  static func unknownOption(_ option: String) -> Self {
+  package static func unknownOption(_ option: String) -> Self {
     Self(.unknownOption, "unknown option '\(option)'")
   }
 
-  static func missingValue(_ option: String, _ what: String) -> Self {
+  package static func missingValue(_ option: String, _ what: String) -> Self {
     Self(.missingValue, "option '\(option)' needs \(what) after it")
   }
 
-  static func unexpectedValue(_ option: String) -> Self {
+  package static func unexpectedValue(_ option: String) -> Self {
     Self(.unexpectedValue, "option '\(option)' takes no value")
   }
 
-  static func invalidValue(_ option: String, _ value: String, _ expected: String) -> Self {
+  package static func invalidValue(_ option: String, _ value: String, _ expected: String) -> Self {
     Self(.invalidValue, "'\(value)' is not a valid value for \(option): give \(expected)")
   }
 
-  static func unexpectedArgument(_ argument: String, _ why: String) -> Self {
+  package static func unexpectedArgument(_ argument: String, _ why: String) -> Self {
     Self(.unexpectedArgument, "unexpected argument '\(argument)': \(why)")
   }
 
-  static func conflicting(_ first: String, _ second: String, _ why: String) -> Self {
+  package static func conflicting(_ first: String, _ second: String, _ why: String) -> Self {
     Self(.conflictingOptions, "\(first) and \(second) cannot be used together: \(why)")
   }
 }

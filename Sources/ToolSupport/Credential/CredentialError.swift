@@ -1,4 +1,3 @@
-package import ToolSupport
 /// Why `secretfield credential` did not do what git asked, in words a user
 /// can act on. Nothing of a secret is ever in it: the request's lines are
 /// named by number and key, never quoted.

@@ -11,6 +11,18 @@ private let spawnInNewSession: Int16 = 0x80
 /// anyway, so a machine that lacks one fails instead of skipping.
 enum WindowTestEnvironment {
   static let programs = ["Xvfb", "xdotool", "xdpyinfo", "import", "convert", "xwininfo", "timeout"]
+  /// What the Wayland runs need besides: a headless sway started as
+  /// `nobody` (util-linux's setpriv), wtype and grim.
+  static let waylandPrograms = ["sway", "swaymsg", "wtype", "grim", "setpriv"]
+
+  /// Whether the tests run on Wayland too: the programs are there, or the
+  /// window tests are required.
+  static var isWaylandAvailable: Bool {
+    if ProcessInfo.processInfo.environment["SECRETFIELD_REQUIRE_WINDOW_TESTS"] == "1" {
+      return true
+    }
+    return isAvailable && waylandPrograms.allSatisfy { path(of: $0) != nil }
+  }
 
   static var isAvailable: Bool {
     if ProcessInfo.processInfo.environment["SECRETFIELD_REQUIRE_WINDOW_TESTS"] == "1" {
@@ -71,14 +83,20 @@ final class SpawnedProgram {
   private var output: Int32
   private let error: Int32
   private var finished: ProgramRun?
+  /// The write end of the program's standard output, kept by the test
+  /// (`holdsOutput`) to fill the pipe; -1 when not kept.
+  private var outputWriteEnd: Int32 = -1
 
   /// Starts `arguments` (found in `PATH`) with standard input from /dev/null
   /// (or a pipe that holds `input` and then ends), the environment changed by
   /// `environment` (nil removes a variable), and, with `newSession`, in a
   /// session of its own: no controlling terminal.
+  /// With `holdsOutput`, the test keeps the write end of the program's
+  /// standard output too, to fill the pipe (``fillOutput()``) so that the
+  /// program's next write blocks.
   init(
     _ arguments: [String], environment: [String: String?] = [:], newSession: Bool = false,
-    input: String? = nil
+    input: String? = nil, holdsOutput: Bool = false
   ) throws {
     var outputPipe: [Int32] = [0, 0]
     var errorPipe: [Int32] = [0, 0]
@@ -125,7 +143,11 @@ final class SpawnedProgram {
     defer { for pointer in argv + envp { free(pointer) } }
     var processID: pid_t = 0
     let spawned = posix_spawn(&processID, program, &actions, &attributes, &argv, &envp)
-    close(outputPipe[1])
+    if holdsOutput && spawned == 0 {
+      outputWriteEnd = outputPipe[1]
+    } else {
+      close(outputPipe[1])
+    }
     close(errorPipe[1])
     if input != nil { close(inputPipe[0]) }
     guard spawned == 0 else {
@@ -153,6 +175,42 @@ final class SpawnedProgram {
     }
     close(output)
     close(error)
+    if outputWriteEnd >= 0 { close(outputWriteEnd) }
+  }
+
+  /// Fills the pipe of the program's standard output to its capacity
+  /// (`F_GETPIPE_SZ`) with one write from the test's end: the program's next
+  /// write blocks until the test reads. Returns the bytes written.
+  func fillOutput() throws -> Int {
+    let capacity = fcntl(outputWriteEnd, 1032)  // F_GETPIPE_SZ
+    guard capacity > 0 else { throw WindowTestError(description: "F_GETPIPE_SZ: errno \(errno)") }
+    let filler = [UInt8](repeating: UInt8(ascii: "."), count: Int(capacity))
+    let written = filler.withUnsafeBytes { write(outputWriteEnd, $0.baseAddress, $0.count) }
+    guard written == capacity else {
+      throw WindowTestError(description: "filled \(written) of \(capacity) bytes")
+    }
+    close(outputWriteEnd)
+    outputWriteEnd = -1
+    return Int(capacity)
+  }
+
+  /// Waits until the program is blocked in `write(2)` on `descriptor`, as
+  /// `/proc/PID/syscall` shows (system call 1, its first argument the
+  /// descriptor): the event a test of a blocked answer waits for. Reading
+  /// it for a hardened program needs root.
+  func waitUntilBlockedWriting(to descriptor: Int32 = 1) throws {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
+      let call = (try? String(contentsOfFile: "/proc/\(processID)/syscall", encoding: .utf8)) ?? ""
+      let fields = call.split(separator: " ")
+      if fields.count > 1, fields[0] == "1", Int32(fields[1].dropFirst(2), radix: 16) == descriptor
+      {
+        return
+      }
+      guard isRunning else { throw WindowTestError(description: "it ended instead of writing") }
+      usleep(10_000)
+    }
+    throw WindowTestError(description: "\(processID) never blocked writing to \(descriptor)")
   }
 
   /// True while the program runs (it is reaped once it has ended).
@@ -207,6 +265,28 @@ final class SpawnedProgram {
     return false
   }
 
+  /// Waits until the program has written `text` to its standard output, as
+  /// ``waitForStandardError(containing:within:)`` does for its errors.
+  func waitForStandardOutput(containing text: String, within limit: Duration = .seconds(60))
+    -> Bool
+  {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+      drain()
+      if String(decoding: outputBytes, as: UTF8.self).contains(text) { return true }
+      guard isRunning else { return false }
+      usleep(10_000)
+    }
+    return false
+  }
+
+  /// What the program wrote to its standard output so far, as read by the
+  /// waits.
+  func standardOutputSoFar() -> String {
+    drain()
+    return String(decoding: outputBytes, as: UTF8.self)
+  }
+
   /// Ends the program at once (`SIGKILL`).
   func forceQuit() { if isRunning { Glibc.kill(processID, SIGKILL) } }
 
@@ -255,143 +335,4 @@ final class SpawnedProgram {
 @discardableResult
 func runProgram(_ arguments: [String], environment: [String: String?] = [:]) throws -> ProgramRun {
   try SpawnedProgram(arguments, environment: environment).finish()
-}
-
-/// An Xvfb server of its own on a free display number, ended when the value
-/// is released.
-final class VirtualDisplay {
-  let number: Int
-  private let server: SpawnedProgram
-
-  var name: String { ":\(number)" }
-
-  /// Starts Xvfb on the first display number from a random start that has no
-  /// lock file and starts, and waits (up to 30 s) until `xdpyinfo` answers.
-  init() throws {
-    var candidate = 100 + Int.random(in: 0..<400)
-    for _ in 0..<20 {
-      candidate += 1
-      guard !FileManager.default.fileExists(atPath: "/tmp/.X\(candidate)-lock") else { continue }
-      let server = try SpawnedProgram(
-        ["Xvfb", ":\(candidate)", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
-      let deadline = ContinuousClock.now + .seconds(30)
-      while server.isRunning, ContinuousClock.now < deadline {
-        if let run = try? runProgram(["xdpyinfo", "-display", ":\(candidate)"]), run.status == 0 {
-          self.number = candidate
-          self.server = server
-          return
-        }
-        usleep(100_000)
-      }
-      server.terminate()
-    }
-    throw WindowTestError(description: "no Xvfb display could be started")
-  }
-
-  deinit {
-    server.terminate()
-    _ = try? server.finish(within: .seconds(10))
-  }
-
-  /// Runs `xdotool ARGUMENTS` on this display, under `timeout 60` so that a
-  /// window that never comes fails the test instead of hanging it.
-  @discardableResult
-  func xdotool(_ arguments: [String]) throws -> ProgramRun {
-    let run = try runProgram(
-      ["timeout", "60", "xdotool"] + arguments, environment: ["DISPLAY": name])
-    guard run.status == 0 else {
-      throw WindowTestError(
-        description: "xdotool \(arguments) failed (\(run.status)): \(run.error)")
-    }
-    return run
-  }
-
-  /// Waits for the window named `title` and gives it the keyboard focus.
-  func focusWindow(named title: String) throws {
-    let found = try xdotool(["search", "--sync", "--name", title])
-    guard let window = found.output.split(separator: "\n").first else {
-      throw WindowTestError(description: "no window named \(title)")
-    }
-    try xdotool(["windowfocus", "--sync", String(window)])
-  }
-
-  /// Waits (up to 60 s) for a shown window named `title` that is none of
-  /// `seen`, gives it the keyboard focus, and returns it as `ID:PID`: the next
-  /// dialog of a program that opens one after another, while the last may
-  /// still be closing. (A window is named with its process: the X server
-  /// gives a new client the id range of one that left, so a dialog of the
-  /// next askpass process has the same window id as the last one's.)
-  @discardableResult
-  func focusNewWindow(named title: String, after seen: [String] = []) throws -> String {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while ContinuousClock.now < deadline {
-      let found = try runProgram(
-        ["xdotool", "search", "--onlyvisible", "--name", title], environment: ["DISPLAY": name])
-      for window in found.output.split(separator: "\n").map(String.init) {
-        let owner = try runProgram(
-          ["xdotool", "getwindowpid", window], environment: ["DISPLAY": name])
-        let named = window + ":" + owner.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard owner.status == 0, !seen.contains(named) else { continue }
-        try xdotool(["windowfocus", "--sync", window])
-        return named
-      }
-      usleep(100_000)
-    }
-    throw WindowTestError(description: "no new window named \(title) within 60 s")
-  }
-
-  /// Gives the keyboard focus to the root window, away from every dialog.
-  func focusRoot() throws {
-    let info = try runProgram(["xwininfo", "-root", "-display", name])
-    guard
-      let line = info.output.split(separator: "\n").first(where: { $0.contains("Window id:") }),
-      let id = line.split(separator: " ").first(where: { $0.hasPrefix("0x") })
-    else { throw WindowTestError(description: "no root window id in \(info.output)") }
-    try xdotool(["windowfocus", "--sync", String(Int(id.dropFirst(2), radix: 16) ?? 0)])
-  }
-
-  func type(_ text: String) throws { try xdotool(["type", "--delay", "20", text]) }
-  func key(_ keys: String...) throws { try xdotool(["key", "--delay", "20"] + keys) }
-
-  /// The screen's pixels as raw RGB, once two captures 300 ms apart agree (the
-  /// window has drawn what it was sent), and a PNG of it at `artifact` under
-  /// ``WindowTestEnvironment/screenshotDirectory``.
-  func settledScreenshot(artifact: String) throws -> [UInt8] {
-    var previous: [UInt8]?
-    let deadline = ContinuousClock.now + .seconds(30)
-    let path = WindowTestEnvironment.screenshotDirectory + "/" + artifact + ".png"
-    while ContinuousClock.now < deadline {
-      usleep(300_000)
-      try runProgram(["import", "-display", name, "-window", "root", "png:" + path])
-      let pixels = try pixelsOf(path)
-      if pixels == previous { return pixels }
-      previous = pixels
-    }
-    throw WindowTestError(description: "the screen did not settle")
-  }
-
-  private func pixelsOf(_ path: String) throws -> [UInt8] {
-    let raw = path + ".rgb"
-    defer { unlink(raw) }
-    let run = try runProgram(["convert", path, "-depth", "8", "rgb:" + raw])
-    guard run.status == 0 else { throw WindowTestError(description: "convert: \(run.error)") }
-    return Array(FileManager.default.contents(atPath: raw) ?? Data())
-  }
-}
-
-/// Starts the window program on `display`, its standard output a pipe and no
-/// controlling terminal (a session of its own), as ssh runs an askpass from a
-/// desktop.
-func startWindow(
-  _ arguments: [String], program: String = WindowTestEnvironment.windowProgram,
-  display: VirtualDisplay, environment: [String: String?] = [:], input: String? = nil
-) throws -> SpawnedProgram {
-  var variables: [String: String?] = [
-    "DISPLAY": display.name, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none",
-    "NO_AT_BRIDGE": "1", "WAYLAND_DISPLAY": nil, "SSH_ASKPASS_PROMPT": nil,
-    "SECRETFIELD_ASKPASS_FRONTEND": nil,
-  ]
-  for (name, value) in environment { variables[name] = value }
-  return try SpawnedProgram(
-    [program] + arguments, environment: variables, newSession: true, input: input)
 }

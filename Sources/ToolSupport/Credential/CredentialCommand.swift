@@ -1,6 +1,5 @@
 import Glibc
 import SecureMemory
-package import ToolSupport
 
 /// `secretfield credential [OPTIONS] get|store|erase`, also installed as
 /// `git-credential-secretfield`: a git credential helper
@@ -13,7 +12,7 @@ package import ToolSupport
 /// cached for ``timeout`` seconds, never past its `password_expiry_utc`. Git
 /// runs `erase` when the server refused it: it is removed. Any other
 /// operation is ignored, as `gitcredentials(7)` asks of a helper.
-package struct CredentialCommand: Command {
+package struct CredentialCommand: Sendable {
   /// What git asks of the helper.
   package enum Operation: Sendable, Hashable {
     /// Answer with a credential.
@@ -52,7 +51,10 @@ package struct CredentialCommand: Command {
       git config --global credential.helper secretfield
 
     When git needs a user name and password (get), it asks on the terminal in
-    a form of two fields, or answers from the cache at once. Git tells it
+    a form of two fields, or answers from the cache at once. With no terminal
+    and a display (DISPLAY or WAYLAND_DISPLAY), it asks in a window instead
+    when secretfield-window is installed beside it;
+    SECRETFIELD_CREDENTIAL_FRONTEND=terminal or window forces one. Git tells it
     when the server took the credential (store): it is cached in your kernel
     keyring, readable by your own processes only, for the timeout. When the
     server refuses it (erase), it is forgotten. Nothing is ever written to
@@ -82,9 +84,21 @@ package struct CredentialCommand: Command {
   /// Who asks when nothing is cached: the terminal form unless a front end
   /// that runs the command sets its own.
   package var asker: any CredentialAsking = TerminalCredentialAsker()
+  /// Whether `get` becomes the window program (`secretfield-window
+  /// credential`, with the same arguments) when there is no terminal and
+  /// there is a display, as ``FrontEnd/choose(variable:in:windowProgramExists:terminalOpens:)``
+  /// decides from ``frontEndVariable``: `secretfield` sets it; the window
+  /// program, which asks itself, does not.
+  package var opensWindowWithoutTerminal = false
+  /// The arguments the command was parsed from, for the window program.
+  package let arguments: [String]
+
+  /// The variable that forces a front end for `get`: `terminal` or `window`.
+  package static let frontEndVariable = "SECRETFIELD_CREDENTIAL_FRONTEND"
 
   /// Parses `[--timeout S] [--input-timeout S] OPERATION`.
   package init(arguments: [String]) throws(UsageError) {
+    self.arguments = arguments
     var scanner = ArgumentScanner(arguments)
     var words: [String] = []
     var timeout: Int64?
@@ -154,6 +168,19 @@ package struct CredentialCommand: Command {
         "standard output is a terminal, so the password would be shown on the screen; "
           + "git runs the helper with a pipe (try: git credential fill)")
       return .noTerminal
+    }
+    if opensWindowWithoutTerminal {
+      let frontEnd: FrontEnd
+      do {
+        frontEnd = try FrontEnd.choose(variable: Self.frontEndVariable, in: context)
+      } catch {
+        context.printCredentialError(error.description)
+        return .usageError
+      }
+      if frontEnd == .window {
+        return FrontEnd.openWindow(
+          [Self.name] + arguments, variable: Self.frontEndVariable, context: context)
+      }
     }
     let target = try request(in: context).target(for: "get")
     let cache = CredentialCache(storage: ToolMemory.storage)
@@ -228,7 +255,7 @@ package struct CredentialCommand: Command {
 extension CommandContext {
   /// Writes `message` to standard error after `secretfield credential: `, or
   /// after `git-credential-secretfield: ` when started by that name.
-  func printCredentialError(_ message: String) {
+  package func printCredentialError(_ message: String) {
     printError(
       message, command: toolName == CredentialCommand.helperName ? nil : CredentialCommand.name)
   }

@@ -1,5 +1,4 @@
 package import SecureMemory
-package import ToolSupport
 
 /// A front end that asks the user for a user name and a password when git
 /// needs a credential and none is cached: the terminal's two-field form

@@ -1,7 +1,6 @@
 import SecretField
 import SecretFieldTerminal
 import SecureMemory
-package import ToolSupport
 
 /// Asks for a git credential on the terminal (`/dev/tty`, as git's own
 /// prompt does): a ``SecretFieldTerminal/TerminalForm`` of two fields, the
@@ -34,7 +33,7 @@ package struct TerminalCredentialAsker: CredentialAsking {
       default:
         context.printCredentialError(error.description)
       }
-      return .failed(PromptOptions.status(forPromptError: error))
+      return .failed(ExitStatus(error))
     }
     switch result {
     case .submitted(let answers):
