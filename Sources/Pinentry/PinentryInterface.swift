@@ -36,7 +36,7 @@ public protocol PinentryInterface: ~Copyable {
   ) throws(AssuanError) -> EntryOutcome<SecureBuffer>
 
   /// Asks the user to confirm, or shows a message with one button: yes
-  /// (``EntryOutcome/submitted(_:)``), or how it ended without; throw when
+  /// (`EntryOutcome.submitted`), or how it ended without; throw when
   /// the interface could not ask.
   mutating func confirm(_ request: ConfirmRequest) throws(AssuanError) -> EntryOutcome<Void>
 }

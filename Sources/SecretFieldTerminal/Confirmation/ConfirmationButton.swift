@@ -4,11 +4,11 @@
 public struct ConfirmationButton: Sendable, Hashable {
   /// What pressing a button answers.
   public enum Role: Sendable, Hashable {
-    /// ``EntryOutcome<Void>/yes``.
+    /// `EntryOutcome.yes`.
     case yes
-    /// ``EntryOutcome<Void>/no``.
+    /// `EntryOutcome.no`.
     case no
-    /// ``EntryOutcome<Void>/cancelled(_:)``, as Esc.
+    /// `EntryOutcome.cancelled`, as Esc.
     case cancel
   }
 

@@ -25,7 +25,7 @@ public import SecureMemory
 /// keyboard protocol where the terminal speaks it (asked for without waiting,
 /// see ``TerminalFeatures/keyboardProtocol``), so "Caps Lock is on" shows under
 /// the field while it is; and, when the prompt starts, whether a recorder is
-/// seen on the terminal's session (``RecordingDetector``), in which case reveal
+/// seen on the terminal's session (`RecordingDetector`), in which case reveal
 /// is refused with the reason.
 ///
 /// Terminal modes: raw mode entered with `TCSAFLUSH` (type-ahead is dropped,
@@ -63,7 +63,7 @@ public struct PasswordPrompt: Sendable {
   ///   (a pinentry's watch on its client) costs the user no wait for the prompt.
   /// - Parameter withdrawal: how the asker may take the question back while it
   ///   is on the screen (a password agent's request that went away); the
-  ///   prompt then ends with ``EntryOutcome<SecureBuffer>/withdrawn``. Nil for none.
+  ///   prompt then ends with `EntryOutcome.withdrawn`. Nil for none.
   /// - Parameter handOver: called with the result once the prompt is done
   ///   and before the terminal's modes are restored, unless a fatal signal
   ///   ends the process: work that passes the answer on (a password agent's

@@ -25,7 +25,7 @@ public struct PromptConfiguration: Sendable, Hashable {
     /// The prompt of the second entry.
     public var prompt: String
     /// How many pairs of entries may differ before the prompt gives up with
-    /// ``EntryOutcome<SecureBuffer>/confirmationFailed(attempts:)``; at least 1.
+    /// `EntryOutcome.confirmationFailed`; at least 1.
     public var maximumAttempts: Int
 
     /// Confirmation with `prompt` for the second entry, giving up after
@@ -65,7 +65,7 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// cancels. 100 ms by default.
   public var escapeTimeout: Duration
   /// How long the whole prompt (both entries under ``confirmation``) may take
-  /// before it gives up with ``EntryOutcome<SecureBuffer>/timedOut``; nil waits without limit.
+  /// before it gives up with `EntryOutcome.timedOut`; nil waits without limit.
   public var timeout: Duration?
   /// Ask twice and compare, or nil to ask once.
   public var confirmation: Confirmation?
@@ -90,7 +90,7 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// terminal"; shown when reveal is refused. Set by the prompt from its own
   /// detection, or by a caller that found out by itself.
   public var captureReason: String?
-  /// Look for a recorder when the prompt starts (``RecordingDetector``, on
+  /// Look for a recorder when the prompt starts (`RecordingDetector`, on
   /// the prompt's terminal), unless ``isCaptured`` is
   /// already set: when one is found the field is captured, with the detection's
   /// reason. On by default; it costs about 0.1 ms, a few ms inside tmux.

@@ -7,7 +7,7 @@
 /// which must read what woke it (an inotify descriptor's events), or the poll
 /// wakes again at once. A withdrawn prompt ends as every prompt ends (the line
 /// masked, the field wiped, the terminal restored) with
-/// ``EntryOutcome<SecureBuffer>/withdrawn``.
+/// `EntryOutcome.withdrawn`.
 public struct PromptWithdrawal {
   /// A descriptor whose readiness may mean the question was taken back, or nil.
   public var descriptor: Int32?

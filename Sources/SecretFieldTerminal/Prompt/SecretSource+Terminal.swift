@@ -7,7 +7,7 @@ extension SecretSource {
   /// `configuration`. Always set.
   ///
   /// A cancelled, timed-out or hung-up prompt is
-  /// `SecretSourceError.Code.promptEnded` with the ``EntryEnding`` in
+  /// `SecretSourceError.Code.promptEnded` with the `EntryEnding` in
   /// `SecretSourceError.ending`; no terminal to ask on is
   /// `SecretSourceError.Code.promptFailed` with the ``TerminalError`` in
   /// `SecretSourceError.terminalError`.
