@@ -45,9 +45,13 @@ let package = Package(
       name: "SecretSources", dependencies: ["SecureMemory", "SystemCalls"],
       swiftSettings: swiftSettings),
     .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    // PipeWire's registry, read with libpipewire loaded at run time (dlopen):
+    // nothing needs PipeWire to build or to run. Only ScreenRecording uses it.
+    .target(name: "CPipeWire"),
     // Whether the screen or the session is recorded: for every front end.
     .target(
-      name: "ScreenRecording", dependencies: ["SystemCalls"], swiftSettings: swiftSettings),
+      name: "ScreenRecording", dependencies: ["CPipeWire", "SystemCalls"],
+      swiftSettings: swiftSettings),
     .target(
       name: "SecretFieldTerminal",
       dependencies: [
