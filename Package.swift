@@ -164,7 +164,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ScreenRecordingTests",
-      dependencies: ["ScreenRecording"],
+      dependencies: ["ScreenRecording", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
