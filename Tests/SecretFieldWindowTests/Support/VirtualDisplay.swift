@@ -381,7 +381,9 @@ final class VirtualDisplay {
 
 /// Starts the window program on `display`, its standard output a pipe and no
 /// controlling terminal (a session of its own), as ssh runs an askpass from a
-/// desktop.
+/// desktop. It reads no PipeWire daemon unless `environment` names one
+/// (`PIPEWIRE_REMOTE`): a screencast on the machine running the tests is no
+/// business of theirs.
 func startWindow(
   _ arguments: [String], program: String = WindowTestEnvironment.windowProgram,
   display: VirtualDisplay, environment: [String: String?] = [:], input: String? = nil
@@ -390,6 +392,7 @@ func startWindow(
     "DISPLAY": display.name, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "GTK_A11Y": "none",
     "NO_AT_BRIDGE": "1", "WAYLAND_DISPLAY": nil, "SSH_ASKPASS_PROMPT": nil,
     "SECRETFIELD_ASKPASS_FRONTEND": nil,
+    "PIPEWIRE_REMOTE": "/nonexistent/secretfield-tests/pipewire-0",
   ]
   for (name, value) in environment { variables[name] = value }
   return try SpawnedProgram(
