@@ -149,8 +149,8 @@ let package = Package(
       // The three tools: built beside the benchmark
       // binary, where the terminal benchmarks start them on a pty.
       dependencies: [
-        "SecretField", "SecretFieldTerminal", "SecureMemory", "CSodium", "CSystemShims",
-        "AllocationCounter",
+        "SecretField", "SecretFieldTerminal", "ScreenRecording", "SecureMemory", "CSodium",
+        "CSystemShims", "AllocationCounter",
         "secretfield", "secretfield-askpass", "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
