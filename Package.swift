@@ -45,9 +45,13 @@ let package = Package(
       name: "SecretSources", dependencies: ["SecureMemory", "SystemCalls"],
       swiftSettings: swiftSettings),
     .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    // PipeWire's registry, read with libpipewire loaded at run time (dlopen):
+    // nothing needs PipeWire to build or to run. Only ScreenRecording uses it.
+    .target(name: "CPipeWire"),
     // Whether the screen or the session is recorded: for every front end.
     .target(
-      name: "ScreenRecording", dependencies: ["SystemCalls"], swiftSettings: swiftSettings),
+      name: "ScreenRecording", dependencies: ["CPipeWire", "SystemCalls"],
+      swiftSettings: swiftSettings),
     .target(
       name: "SecretFieldTerminal",
       dependencies: [
@@ -146,8 +150,8 @@ let package = Package(
       // The three tools: built beside the benchmark
       // binary, where the terminal benchmarks start them on a pty.
       dependencies: [
-        "SecretField", "SecretFieldTerminal", "SecureMemory", "CSodium", "CSystemShims",
-        "AllocationCounter",
+        "SecretField", "SecretFieldTerminal", "ScreenRecording", "SecureMemory", "CSodium",
+        "CSystemShims", "AllocationCounter",
         "secretfield", "secretfield-askpass", "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
@@ -161,7 +165,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ScreenRecordingTests",
-      dependencies: ["ScreenRecording"],
+      dependencies: ["ScreenRecording", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

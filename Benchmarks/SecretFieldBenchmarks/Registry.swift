@@ -23,5 +23,6 @@ enum Registry {
     ColdWindowBenchmarks(),
     SecretTableBenchmarks(),
     SealedBenchmarks(),
+    ScreencastLookBenchmarks(),
   ]
 }

@@ -106,7 +106,12 @@ final class TestDisplay {
     environment extra: [String: String?] = [:], input: String? = nil, holdsOutput: Bool = false
   ) throws -> SpawnedProgram {
     var variables = environment
-    variables.merge(["SSH_ASKPASS_PROMPT": nil, "SECRETFIELD_ASKPASS_FRONTEND": nil]) { $1 }
+    // No PipeWire unless a test names its own: a screencast on the machine
+    // that runs the tests is no business of theirs.
+    variables.merge([
+      "SSH_ASKPASS_PROMPT": nil, "SECRETFIELD_ASKPASS_FRONTEND": nil,
+      "PIPEWIRE_REMOTE": "/nonexistent/secretfield-tests/pipewire-0",
+    ]) { $1 }
     variables.merge(extra) { $1 }
     return try SpawnedProgram(
       [program] + arguments, environment: variables, newSession: true, input: input,
