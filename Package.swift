@@ -43,7 +43,13 @@ let package = Package(
     .target(
       name: "SecretSources", dependencies: ["SecureMemory", "SystemCalls"],
       swiftSettings: swiftSettings),
-    .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    // The word lists of the strength estimate, as data: one graph in a C
+    // string literal (Scripts/generate-password-lists.py; NOTICE.md names
+    // the source and its licence).
+    .target(name: "CPasswordLists", exclude: ["NOTICE.md"]),
+    .target(
+      name: "SecretField", dependencies: ["SecureMemory", "CPasswordLists"],
+      swiftSettings: swiftSettings),
     .target(
       name: "SecretFieldTerminal",
       dependencies: [
