@@ -128,6 +128,10 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
+    // zxcvbn-c, the C port of zxcvbn: the oracle of the strength tests and the
+    // baseline of the strength benchmarks. No product links it.
+    .systemLibrary(
+      name: "CZxcvbn", path: "Benchmarks/CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
     // Counts malloc/calloc/realloc calls for the benchmarks' allocation figures
     // and the tests that pin the key path's (KeyPathAllocationTests).
     .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
@@ -185,7 +189,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SecretFieldTests",
-      dependencies: ["SecretField", "SecureMemory", "TestSupport"],
+      dependencies: ["SecretField", "SecureMemory", "TestSupport", "CZxcvbn"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
