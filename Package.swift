@@ -164,7 +164,8 @@ let package = Package(
     .testTarget(
       name: "SecretFieldCLITests",
       dependencies: [
-        "SecretFieldCLI", "SecretFieldTerminal", "SecureMemory", "PTYSupport", "TestSupport",
+        "SecretFieldCLI", "SecretFieldTerminal", "SecretField", "SecureMemory", "PTYSupport",
+        "TestSupport",
         "secretfield", "secretfield-askpass",
       ],
       swiftSettings: swiftSettings

@@ -39,8 +39,8 @@ _secretfield() {
   done
 
   if [[ -z $command ]]; then
-    COMPREPLY=($(compgen -W 'prompt hash verify forget doctor agent help --help --version' \
-      -- "$cur"))
+    COMPREPLY=($(compgen -W 'prompt hash verify strength forget doctor agent help --help
+      --version' -- "$cur"))
     return
   fi
 
@@ -57,8 +57,12 @@ _secretfield() {
       _filedir
       return
       ;;
-    --prompt | --timeout | --mask | --min-length | --keyname | --cache-timeout)
+    --prompt | --timeout | --mask | --min-length | --keyname | --cache-timeout | --context)
       return
+      ;;
+    --user)
+      # A name for strength; a flag of agent's.
+      [[ $command == strength ]] && return
       ;;
   esac
   if [[ $split == true && $prev == --console ]]; then
@@ -72,10 +76,12 @@ _secretfield() {
     prompt) options="--confirm $_secretfield_prompt_options $_secretfield_cache_options" ;;
     hash) options="--strength $_secretfield_prompt_options" ;;
     verify) options="--hash-file $_secretfield_prompt_options" ;;
+    strength) options='--password-from --stdin --user --context --min-length --json --help
+      --version' ;;
     agent) options='--query --watch --list --console --console= --user --help --version' ;;
     forget | doctor) options='--help --version' ;;
     help)
-      COMPREPLY=($(compgen -W 'prompt hash verify forget doctor agent' -- "$cur"))
+      COMPREPLY=($(compgen -W 'prompt hash verify strength forget doctor agent' -- "$cur"))
       return
       ;;
     *) return ;;

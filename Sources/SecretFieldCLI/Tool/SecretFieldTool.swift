@@ -13,8 +13,8 @@ package enum SecretFieldTool {
   package static let version = "0.1.0"
   /// The commands, in the order `--help` lists them.
   static let commands: [any Command.Type] = [
-    PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
-    ForgetCommand.self,
+    PromptCommand.self, HashCommand.self, VerifyCommand.self, StrengthCommand.self,
+    AgentCommand.self, ForgetCommand.self,
     DoctorCommand.self,
   ]
 
