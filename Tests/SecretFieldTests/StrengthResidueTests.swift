@@ -123,6 +123,34 @@ struct StrengthResidueTests {
   }
 }
 
+/// What zxcvbn-c leaves, on the same terms: the password NUL-terminated in
+/// secure memory, handed to `ZxcvbnMatch` inside the buffer's window. The
+/// choice of matchers in Swift over linking it was made on this and the
+/// benchmarks: it leaves no plain copy once it returns (it zeroes the
+/// reversed copy it keeps on the heap while it runs), so the scan alone did
+/// not rule it out.
+@Suite("Strength Residue: zxcvbn-c, for comparison")
+struct StrengthZxcvbnResidueTests {
+  @Test("zxcvbn-c, once it returns, leaves no plain copy either")
+  func zxcvbnLeavesNoPlainCopy() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      var password = try! SecureBuffer(capacity: 64)
+      marker.masked.withUnsafeBytes { try! password.append($0) }
+      [UInt8(0)].withUnsafeBytes { try! password.append($0) }
+      password.withUnsafeMutableBytes { marker.unmask(in: $0) }
+      let bits = password.withUnsafeBytes { bytes in
+        ZxcvbnOracle.bits(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
+      }
+      wipeStack()
+      let report = try! ResidueScanner().scan(for: marker)
+      withExtendedLifetime(password) {}
+      #expect(bits > 0)
+      #expect(report.copies == 1, "\(report)")
+    }
+  }
+}
+
 /// A buffer holding `marker`, unmasked in place.
 private func secureBuffer(holding marker: Marker) -> SecureBuffer {
   var buffer = try! SecureBuffer(capacity: 64)

@@ -28,6 +28,11 @@ enum ZxcvbnOracle {
     }
   }
 
+  /// zxcvbn-c's estimate of the NUL-terminated `password`, in bits.
+  static func bits(cString password: UnsafePointer<CChar>) -> Double {
+    ZxcvbnMatch(password, nil, nil)
+  }
+
   static func guessesLog10(_ password: String, userWords: [String] = []) -> Double {
     bits(password, userWords: userWords) * 0.301_029_995_663_981_2
   }

@@ -26,23 +26,27 @@ public import SecureMemory
 /// print(strength.summary)   // accepted: strong (score 4 of 4)
 /// ```
 ///
-/// - Complexity: about 17 µs for a password of 21 characters on the
+/// - Complexity: 15 to 23 µs for a password of 21 characters on the
 ///   project's 2-core build machine, the two windows (the password's and the
-///   scratch's) included, where zxcvbn-c takes 29 µs; 0.25 ms for 64 repeated
-///   characters; 1.7 ms for the costliest input found, 100 repeated `1`s
-///   (`strength_*` in the benchmarks). Allocates nothing once the first
+///   scratch's) included, where zxcvbn-c takes 19 to 30 µs; 0.25 ms for 64
+///   repeated characters; 1.6 ms for the costliest input found, 100 repeated
+///   `1`s (`strength_*` in the benchmarks). Allocates nothing once the first
 ///   judgement in the process has built the keyboard tables and the word
 ///   graph's index.
 public struct StrengthJudge: ~Copyable {
   /// The rules passwords are judged by.
   public let rules: StrengthRules
   let context: [ContextWord]
-  var scratch: SecureBuffer
+  /// The scratch for passwords of up to ``StrengthScratch/smallCapacity``
+  /// bytes (one page), and the one for longer ones.
+  var smallScratch: SecureBuffer
+  var largeScratch: SecureBuffer
   /// Tests set this to leave the scratch as the estimate left it, to show
   /// that a scan finds what the wipe removes.
   package var skipsScratchWipeForTesting = false
 
-  /// A judge of `rules`, with its scratch (about 27 KB) in a buffer of its own.
+  /// A judge of `rules`, with its scratch (one page for short passwords,
+  /// about 27 KB for long ones) in buffers of its own.
   ///
   /// - Parameters:
   ///   - rules: what a password must meet.
@@ -55,18 +59,28 @@ public struct StrengthJudge: ~Copyable {
   ) throws(SecureMemoryError) {
     self.rules = rules
     context = ContextWord.words(of: rules)
-    var scratch = try SecureBuffer(
-      capacity: StrengthScratch.byteCount, locking: locking, storage: storage)
+    let small = try Self.scratch(
+      capacity: StrengthScratch.smallCapacity, locking: locking, storage: storage)
+    let large = try Self.scratch(
+      capacity: StrengthScratch.largestCapacity, locking: locking, storage: storage)
+    smallScratch = small
+    largeScratch = large
+  }
+
+  /// A buffer of zeros as long as a scratch for `capacity` scalars.
+  private static func scratch(
+    capacity: Int, locking: LockPolicy, storage: SecureStorage
+  ) throws(SecureMemoryError) -> SecureBuffer {
+    let byteCount = StrengthScratch.byteCount(for: capacity)
+    var scratch = try SecureBuffer(capacity: byteCount, locking: locking, storage: storage)
     do {
-      try scratch.append(count: StrengthScratch.byteCount) {
-        $0.initializeMemory(as: UInt8.self, repeating: 0)
-      }
+      try scratch.append(count: byteCount) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
     } catch {
       switch error {
       case .memory(let failure): throw failure
       }
     }
-    self.scratch = scratch
+    return scratch
   }
 
   /// Judges the password in `password`.
@@ -98,9 +112,19 @@ public struct StrengthJudge: ~Copyable {
     let rules = rules
     let context = context
     let wipes = !skipsScratchWipeForTesting
-    let result = scratch.withUnsafeMutableBytes { scratch in
-      Self.judge(password, scratch: StrengthScratch(scratch), rules, context, budget, wipes: wipes)
-    }
+    // A password of n bytes has at most n scalars.
+    let result =
+      password.count <= StrengthScratch.smallCapacity
+      ? smallScratch.withUnsafeMutableBytes { bytes in
+        Self.judge(
+          password, scratch: StrengthScratch(bytes, capacity: StrengthScratch.smallCapacity),
+          rules, context, budget, wipes: wipes)
+      }
+      : largeScratch.withUnsafeMutableBytes { bytes in
+        Self.judge(
+          password, scratch: StrengthScratch(bytes, capacity: StrengthScratch.largestCapacity),
+          rules, context, budget, wipes: wipes)
+      }
     wipeStack()
     return result
   }
@@ -125,11 +149,11 @@ public struct StrengthJudge: ~Copyable {
       case .error: scalar = 0xFFFD
       case .emptyInput: break decoding
       }
-      if length < StrengthScratch.capacity { scratch.scalars[length] = scalar }
+      if length < scratch.capacity { scratch.scalars[length] = scalar }
       classes |= StrengthAnalysis.characterClass(scalar)
       length += 1
     }
-    let detailed = min(length, StrengthScratch.capacity)
+    let detailed = min(length, scratch.capacity)
     var analysis = StrengthAnalysis(
       scratch: scratch, count: detailed, context: context, budget: budget)
     let perCharacter = log(Double(StrengthAnalysis.cardinality(ofClasses: classes)))

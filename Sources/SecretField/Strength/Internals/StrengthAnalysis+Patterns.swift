@@ -11,7 +11,7 @@ extension StrengthAnalysis {
     var walkLimit = limit
     while walkLimit >= 3 {
       var lastLength = 0
-      for layout in KeyboardLayout.all {
+      for layout in keyboards {
         let (length, turns, shifts) = keyboardWalk(on: layout, start: start, limit: walkLimit)
         if isCut { return }
         lastLength = length
@@ -194,8 +194,11 @@ extension StrengthAnalysis {
   /// zxcvbn-c.
   mutating func matchDates(start: Int) {
     let limit = count - start
+    // Every format starts with a digit of a day or a year.
+    let first = scratch.scalars[start]
+    guard first >= 0x30 && first <= 0x39 else { return }
     var previousLength = 0
-    for format in Self.dateFormats {
+    for format in dateFormats {
       var length = 0
       var year = 0
       var month = 0
@@ -249,7 +252,7 @@ extension StrengthAnalysis {
     }
   }
 
-  private static let dateFormats: [[UInt8]] = [
+  static let allDateFormats: [[UInt8]] = [
     "yyyy", "d?m?yy", "ddmmyy", "dmyyyy", "dd?m?yy", "d?mm?yy", "ddmyyyy", "dmmyyyy", "yyyymmd",
     "yyyymdd", "d?m?yyyy", "dd?mm?yy", "ddmmyyyy", "yyyy?m?d", "yyyymmdd", "dd?m?yyyy",
     "d?mm?yyyy", "yyyy?mm?d", "yyyy?m?dd", "dd?mm?yyyy", "yyyy?mm?dd",

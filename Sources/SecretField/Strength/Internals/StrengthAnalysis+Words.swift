@@ -9,7 +9,7 @@ extension StrengthAnalysis {
     var walked = 0
     var capitals = 0
     var lowercase = 0
-    /// Per letter that has a look-alike (`Substitution.letters`): how many
+    /// Per letter that has a look-alike (`Substitution.letterIndex(_:)`): how many
     /// times it was written as its look-alike, and how many times as itself.
     /// Byte arithmetic wraps, as zxcvbn-c's does between a substitution and
     /// the letter's count.
@@ -231,43 +231,59 @@ struct Substitution {
   /// The character itself, then the letters it may stand for (0 for none).
   let options: (UInt8, UInt8, UInt8)
 
-  /// The letters that have look-alikes, in the order their counts are kept.
-  static let letters = Array("abcegilostxz".utf8)
+  /// How many letters have look-alikes (``letterIndex(_:)``).
   static let letterCount = 12
 
-  private static let table: [(UInt8, UInt8, UInt8)] = [
-    (0x21, 0x69, 0), (0x24, 0x73, 0), (0x25, 0x78, 0), (0x28, 0x63, 0), (0x2B, 0x74, 0),
-    (0x30, 0x6F, 0), (0x31, 0x69, 0x6C), (0x32, 0x7A, 0), (0x33, 0x65, 0), (0x34, 0x61, 0),
-    (0x35, 0x73, 0), (0x36, 0x67, 0), (0x37, 0x6C, 0x74), (0x38, 0x62, 0), (0x39, 0x67, 0),
-    (0x3C, 0x63, 0), (0x40, 0x61, 0), (0x5B, 0x63, 0), (0x7B, 0x63, 0), (0x7C, 0x69, 0x6C),
-  ]
-
-  /// For each ASCII character, its index in `table`, or -1.
-  private static let indexes: [Int8] = {
-    var indexes = [Int8](repeating: -1, count: 128)
-    for (index, entry) in table.enumerated() { indexes[Int(entry.0)] = Int8(index) }
-    return indexes
-  }()
-
-  /// For each ASCII character, its index in `letters`, or -1.
-  private static let letterIndexes: [Int8] = {
-    var indexes = [Int8](repeating: -1, count: 128)
-    for (index, letter) in letters.enumerated() { indexes[Int(letter)] = Int8(index) }
-    return indexes
-  }()
-
-  /// The look-alike `character` is, if it is one.
+  /// The look-alike `character` is, if it is one. A switch rather than a
+  /// table: no global to reach for each character.
   @inline(__always)
   init(_ character: UInt8) {
-    let index = character < 0x80 ? Int(Self.indexes[Int(character)]) : -1
+    let (index, first, second): (Int, UInt8, UInt8) =
+      switch character {
+      case 0x21: (0, 0x69, 0)  // ! i
+      case 0x24: (1, 0x73, 0)  // $ s
+      case 0x25: (2, 0x78, 0)  // % x
+      case 0x28: (3, 0x63, 0)  // ( c
+      case 0x2B: (4, 0x74, 0)  // + t
+      case 0x30: (5, 0x6F, 0)  // 0 o
+      case 0x31: (6, 0x69, 0x6C)  // 1 i l
+      case 0x32: (7, 0x7A, 0)  // 2 z
+      case 0x33: (8, 0x65, 0)  // 3 e
+      case 0x34: (9, 0x61, 0)  // 4 a
+      case 0x35: (10, 0x73, 0)  // 5 s
+      case 0x36: (11, 0x67, 0)  // 6 g
+      case 0x37: (12, 0x6C, 0x74)  // 7 l t
+      case 0x38: (13, 0x62, 0)  // 8 b
+      case 0x39: (14, 0x67, 0)  // 9 g
+      case 0x3C: (15, 0x63, 0)  // < c
+      case 0x40: (16, 0x61, 0)  // @ a
+      case 0x5B: (17, 0x63, 0)  // [ c
+      case 0x7B: (18, 0x63, 0)  // { c
+      case 0x7C: (19, 0x69, 0x6C)  // | i l
+      default: (-1, 0, 0)
+      }
     self.index = index
-    let entry = index >= 0 ? Self.table[index] : (0, 0, 0)
-    options = (character, entry.1, entry.2)
+    options = (character, first, second)
   }
 
-  /// The index of `letter` in ``letters``, or -1.
+  /// The index of `letter` among the letters that have look-alikes
+  /// (`abcegilostxz`, the order their counts are kept in), or -1.
   @inline(__always)
   static func letterIndex(_ letter: UInt8) -> Int {
-    letter < 0x80 ? Int(letterIndexes[Int(letter)]) : -1
+    switch letter {
+    case 0x61: 0  // a
+    case 0x62: 1  // b
+    case 0x63: 2  // c
+    case 0x65: 3  // e
+    case 0x67: 4  // g
+    case 0x69: 5  // i
+    case 0x6C: 6  // l
+    case 0x6F: 7  // o
+    case 0x73: 8  // s
+    case 0x74: 9  // t
+    case 0x78: 10  // x
+    case 0x7A: 11  // z
+    default: -1
+    }
   }
 }

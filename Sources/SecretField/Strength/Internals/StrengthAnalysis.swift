@@ -18,9 +18,13 @@ import Glibc
 /// `@inline(never)` worker and wipes the stack after.
 struct StrengthAnalysis {
   let scratch: StrengthScratch
-  /// Scalars looked at in detail (at most ``StrengthScratch/capacity``).
+  /// Scalars looked at in detail (at most ``StrengthScratch/largestCapacity``).
   let count: Int
   let graph: WordGraph
+  /// The keyboards and the date formats, read once per estimate rather than
+  /// through their globals at every start.
+  let keyboards: [KeyboardLayout]
+  let dateFormats: [[UInt8]]
   let context: [ContextWord]
   /// The most steps the matchers may take.
   let stepLimit: Int
@@ -37,6 +41,8 @@ struct StrengthAnalysis {
     self.scratch = scratch
     self.count = count
     self.graph = WordGraph.bundled
+    self.keyboards = KeyboardLayout.all
+    self.dateFormats = Self.allDateFormats
     self.context = context
     self.stepLimit = budget.steps
   }
