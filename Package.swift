@@ -141,7 +141,7 @@ let package = Package(
       // binary, where the terminal benchmarks start them on a pty.
       dependencies: [
         "SecretField", "SecretFieldTerminal", "SecureMemory", "CSodium", "CSystemShims",
-        "AllocationCounter",
+        "AllocationCounter", "CZxcvbn",
         "secretfield", "secretfield-askpass", "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",

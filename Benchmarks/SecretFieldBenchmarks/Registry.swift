@@ -22,5 +22,6 @@ enum Registry {
     KeyPathBenchmarks(),
     ColdWindowBenchmarks(),
     SecretTableBenchmarks(),
+    StrengthBenchmarks(),
   ]
 }
