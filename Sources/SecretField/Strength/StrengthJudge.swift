@@ -17,13 +17,10 @@ public import SecureMemory
 /// field's text within a ``StrengthBudget``:
 ///
 /// ```swift
-/// import SecretField
-///
 /// var judge = try StrengthJudge(rules: StrengthRules(userName: "ada"))
-/// var field = try SecretFieldState()
-/// try field.insert("correct horse battery staple")
+/// // After each edit of `field`, a SecretFieldState:
 /// let strength = field.strength(judgedBy: &judge, budget: .keystroke)
-/// print(strength.summary)   // accepted: strong (score 4 of 4)
+/// print(strength.summary)  // "refused: 9 characters; at least 15"
 /// ```
 ///
 /// - Complexity: 15 to 23 µs for a password of 21 characters on the
