@@ -44,7 +44,13 @@ let package = Package(
     .target(
       name: "SecretSources", dependencies: ["SecureMemory", "SystemCalls"],
       swiftSettings: swiftSettings),
-    .target(name: "SecretField", dependencies: ["SecureMemory"], swiftSettings: swiftSettings),
+    // The word lists of the strength estimate, as data: one graph in a C
+    // string literal (Scripts/generate-password-lists.py; NOTICE.md names
+    // the source and its licence).
+    .target(name: "CPasswordLists", exclude: ["NOTICE.md"]),
+    .target(
+      name: "SecretField", dependencies: ["SecureMemory", "CPasswordLists"],
+      swiftSettings: swiftSettings),
     // PipeWire's registry, read with libpipewire loaded at run time (dlopen):
     // nothing needs PipeWire to build or to run. Only ScreenRecording uses it.
     .target(name: "CPipeWire"),
@@ -142,6 +148,10 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
+    // zxcvbn-c, the C port of zxcvbn: the oracle of the strength tests and the
+    // baseline of the strength benchmarks. No product links it.
+    .systemLibrary(
+      name: "CZxcvbn", path: "Benchmarks/CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
     // Counts malloc/calloc/realloc calls for the benchmarks' allocation figures
     // and the tests that pin the key path's (KeyPathAllocationTests).
     .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
@@ -151,7 +161,7 @@ let package = Package(
       // binary, where the terminal benchmarks start them on a pty.
       dependencies: [
         "SecretField", "SecretFieldTerminal", "ScreenRecording", "SecureMemory", "CSodium",
-        "CSystemShims", "AllocationCounter",
+        "CSystemShims", "AllocationCounter", "CZxcvbn",
         "secretfield", "secretfield-askpass", "pinentry-secretfield",
       ],
       path: "Benchmarks/SecretFieldBenchmarks",
@@ -180,8 +190,8 @@ let package = Package(
     .testTarget(
       name: "SecretFieldCLITests",
       dependencies: [
-        "SecretFieldCLI", "ToolSupport", "SecretFieldTerminal", "SecureMemory", "PTYSupport",
-        "TestSupport",
+        "SecretFieldCLI", "ToolSupport", "SecretFieldTerminal", "SecretField", "SecureMemory",
+        "PTYSupport", "TestSupport",
         "secretfield", "secretfield-askpass",
       ],
       swiftSettings: swiftSettings
@@ -207,7 +217,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SecretFieldTests",
-      dependencies: ["SecretField", "SecureMemory", "TestSupport"],
+      dependencies: ["SecretField", "SecureMemory", "TestSupport", "CZxcvbn"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -24,5 +24,6 @@ enum Registry {
     SecretTableBenchmarks(),
     SealedBenchmarks(),
     ScreencastLookBenchmarks(),
+    StrengthBenchmarks(),
   ]
 }

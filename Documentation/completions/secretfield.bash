@@ -39,9 +39,8 @@ _secretfield() {
   done
 
   if [[ -z $command ]]; then
-    COMPREPLY=($(compgen -W 'prompt hash verify credential forget doctor agent help --help
-      --version' \
-      -- "$cur"))
+    COMPREPLY=($(compgen -W 'prompt hash verify strength credential forget doctor agent help --help
+      --version' -- "$cur"))
     return
   fi
 
@@ -59,8 +58,12 @@ _secretfield() {
       return
       ;;
     --prompt | --timeout | --mask | --min-length | --keyname | --cache-timeout | \
-      --input-timeout | --git)
+      --input-timeout | --git | --context)
       return
+      ;;
+    --user)
+      # A name for strength; a flag of agent's.
+      [[ $command == strength ]] && return
       ;;
   esac
   if [[ $split == true && $prev == --console ]]; then
@@ -74,6 +77,8 @@ _secretfield() {
     prompt) options="--confirm $_secretfield_prompt_options $_secretfield_cache_options" ;;
     hash) options="--strength $_secretfield_prompt_options" ;;
     verify) options="--hash-file $_secretfield_prompt_options" ;;
+    strength) options='--password-from --stdin --user --context --min-length --json --help
+      --version' ;;
     agent) options='--query --watch --list --console --console= --user --help --version' ;;
     credential)
       options='--timeout --input-timeout --help --version'
@@ -82,7 +87,7 @@ _secretfield() {
     forget) options='--git --help --version' ;;
     doctor) options='--help --version' ;;
     help)
-      COMPREPLY=($(compgen -W 'prompt hash verify credential forget doctor agent' -- "$cur"))
+      COMPREPLY=($(compgen -W 'prompt hash verify strength credential forget doctor agent' -- "$cur"))
       return
       ;;
     *) return ;;

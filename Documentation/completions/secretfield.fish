@@ -1,11 +1,12 @@
 # fish completion for secretfield
 # (installed as /usr/share/fish/vendor_completions.d/secretfield.fish).
 
-set -l commands prompt hash verify credential forget doctor agent help
+set -l commands prompt hash verify strength credential forget doctor agent help
 complete -c secretfield -f
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a prompt -d 'Ask for a password on the terminal; print it to standard output'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a hash -d 'Ask for a new password twice; print its Argon2id hash'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a verify -d 'Ask for a password; check it against a hash'
+complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a strength -d 'Judge a password from a source: accepted or refused, and why'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a credential -d 'The credential helper of git, caching in the kernel keyring'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Remove passphrases or git credentials cached in the kernel keyring'
 complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Measure what protection a password gets here'
@@ -14,7 +15,7 @@ complete -c secretfield -n "not __fish_seen_subcommand_from $commands" -a help -
 complete -c secretfield -s h -l help -d 'Show the help'
 complete -c secretfield -l version -d 'Show the version'
 
-complete -c secretfield -n '__fish_seen_subcommand_from help' -a 'prompt hash verify credential forget doctor agent'
+complete -c secretfield -n '__fish_seen_subcommand_from help' -a 'prompt hash verify strength credential forget doctor agent'
 
 # The prompt options: prompt, hash and verify.
 set -l asking '__fish_seen_subcommand_from prompt hash verify'
@@ -36,6 +37,14 @@ complete -c secretfield -n '__fish_seen_subcommand_from prompt' -l cache-timeout
 
 complete -c secretfield -n '__fish_seen_subcommand_from hash' -l strength -x -a 'interactive moderate sensitive' -d 'The cost of the hash'
 complete -c secretfield -n '__fish_seen_subcommand_from verify' -l hash-file -r -F -d 'Read the hash from FILE'
+
+set -l judging '__fish_seen_subcommand_from strength'
+complete -c secretfield -n $judging -l password-from -x -a 'env: file: fd: stdin cmd: credential: keyring:' -d 'Take the password from SPEC'
+complete -c secretfield -n $judging -l stdin -d 'One line of standard input'
+complete -c secretfield -n $judging -l user -x -a '(__fish_complete_users)' -d "The user's name, refused inside the password"
+complete -c secretfield -n $judging -l context -x -d 'A word of the context, refused inside the password'
+complete -c secretfield -n $judging -l min-length -x -d 'The fewest characters accepted (15 by default)'
+complete -c secretfield -n $judging -l json -d 'Print one line of JSON'
 
 complete -c secretfield -n '__fish_seen_subcommand_from agent' -l query -d 'Ask what is waiting now, then exit'
 complete -c secretfield -n '__fish_seen_subcommand_from agent' -l watch -d 'Keep asking as requests come'

@@ -14,8 +14,8 @@ package enum SecretFieldTool {
   package static let version = ToolVersion.current
   /// The commands, in the order `--help` lists them.
   static let commands: [any Command.Type] = [
-    PromptCommand.self, HashCommand.self, VerifyCommand.self, AgentCommand.self,
-    CredentialToolCommand.self, ForgetCommand.self, DoctorCommand.self,
+    PromptCommand.self, HashCommand.self, VerifyCommand.self, StrengthCommand.self,
+    AgentCommand.self, CredentialToolCommand.self, ForgetCommand.self, DoctorCommand.self,
   ]
 
   /// The text of `secretfield --help`.
