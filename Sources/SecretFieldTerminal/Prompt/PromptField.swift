@@ -214,6 +214,18 @@ package struct PromptField: ~Copyable {
     strengthLine.reset(isActive: judgesStrength)
   }
 
+  /// Judges the field in full, when the entry is judged: true when it is
+  /// accepted (or not judged); else false, with every reason on the message
+  /// line and the text kept, for Enter.
+  package mutating func acceptsStrength() -> Bool {
+    guard let strength = strengthLine.verdict(of: field), !strength.isAccepted else {
+      return true
+    }
+    let reasons = strength.reasons.map(\.description).joined(separator: hintSeparator)
+    message = configuration.texts.strengthRefusedMessage(reasons: reasons)
+    return false
+  }
+
   /// Judges the field again for the strength line, when an edit left it
   /// stale, within `budget`: for the prompt after the edit's frame.
   ///
@@ -319,10 +331,8 @@ package struct PromptField: ~Copyable {
     if reaction.editedFrom != nil { strengthLine.fieldChanged() }
     switch reaction.conclusion {
     case .submit?:
-      if let strength = strengthLine.verdict(of: field), !strength.isAccepted {
+      guard acceptsStrength() else {
         // Refused as a short entry is: the text stays, the reasons show.
-        let reasons = strength.reasons.map(\.description).joined(separator: hintSeparator)
-        message = configuration.texts.strengthRefusedMessage(reasons: reasons)
         taken.ringsBell = true
         return taken
       }
