@@ -1,3 +1,4 @@
+import Glibc
 import PTYSupport
 import Testing
 
@@ -41,6 +42,7 @@ struct NewPasswordTests {
       "Not accepted: 9 characters; at least 15 · on a list of common passwords")
     let kept = try session.waitForMasks(9)
     #expect(!kept.contains("Again:"), "\(kept)")
+    saveCapture(kept, as: "prompt-strength")
     try session.type("-violet-anchor-47")
     try session.type(Key.enter)
     try session.waitForText("Again:")
@@ -127,4 +129,21 @@ struct NewPasswordTests {
       #expect(usage.error.contains("needs --confirm"), "\(usage.error)")
     }
   }
+}
+
+/// Writes the screen's lines, as text, to `.build/terminal-screenshots/NAME.txt`:
+/// the README's picture of the prompt is rendered from it
+/// (`convert -font DejaVu-Sans-Mono label:"$(cat NAME.txt)" NAME.png`). Never fails
+/// a test.
+func saveCapture(_ screen: ScreenSnapshot, as name: String) {
+  var directory = secretfield
+  while !directory.hasSuffix("/.build"), directory.count > 1 {
+    directory = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+  }
+  guard directory.hasSuffix("/.build") else { return }
+  directory += "/terminal-screenshots"
+  mkdir(directory, 0o755)
+  var lines = screen.lines
+  while lines.last?.isEmpty == true { lines.removeLast() }
+  try? (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name + ".txt")
 }

@@ -1,4 +1,4 @@
-import SecretField
+package import SecretField
 package import SecureMemory
 
 /// The strength of a new password as a prompt shows it under the field: a
@@ -22,6 +22,8 @@ package struct StrengthLine: ~Copyable {
   /// The last judgement's line; nil while the field is empty, and while
   /// the entry is not judged.
   package private(set) var text: String?
+  /// The last judgement's verdict; nil when ``text`` is.
+  package private(set) var verdict: PasswordStrength.Verdict?
   /// The label before the bar.
   let label: String
   /// Block characters for the bar, or ASCII.
@@ -35,19 +37,24 @@ package struct StrengthLine: ~Copyable {
   ///
   /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when the
   ///   judge's scratch cannot be had.
-  init(
+  package init(
     rules: StrengthRules?, storage: SecureStorage, label: String, isUTF8: Bool
   ) throws(TerminalError) {
+    var judge: StrengthJudge? = nil
     if let rules {
       do {
         judge = try StrengthJudge(rules: rules, storage: Self.scratchStorage(for: storage))
       } catch {
         throw .secureMemory(error)
       }
-    } else {
-      judge = nil
     }
-    isActive = rules != nil
+    self.init(judge: judge, label: label, isUTF8: isUTF8)
+  }
+
+  /// A line that judges with `judge` (nil: never).
+  package init(judge: consuming StrengthJudge?, label: String, isUTF8: Bool) {
+    isActive = judge != nil
+    self.judge = judge
     self.label = label
     self.isUTF8 = isUTF8
   }
@@ -75,7 +82,7 @@ package struct StrengthLine: ~Copyable {
   }
 
   /// Notes an edit: the line is judged again when the prompt has time.
-  mutating func fieldChanged() {
+  package mutating func fieldChanged() {
     if judges { isStale = true }
   }
 
@@ -84,12 +91,13 @@ package struct StrengthLine: ~Copyable {
     self.isActive = isActive && judge != nil
     isStale = false
     text = nil
+    verdict = nil
   }
 
   /// Judges `field` within `budget` and draws the line again.
   ///
   /// - Returns: true when the line's text changed.
-  mutating func judge(
+  package mutating func judge(
     _ field: borrowing SecretFieldState, budget: StrengthBudget
   ) -> Bool {
     isStale = false
@@ -97,8 +105,10 @@ package struct StrengthLine: ~Copyable {
     let old = text
     if field.isEmpty {
       text = nil
+      verdict = nil
     } else if let strength = field.withSecret({ judge?.judge(utf8: $0, budget: budget) }) {
       text = line(for: strength)
+      verdict = strength.verdict
     }
     return text != old
   }
@@ -109,7 +119,10 @@ package struct StrengthLine: ~Copyable {
     guard judges else { return nil }
     let strength = field.withSecret { judge?.judge(utf8: $0, budget: .unlimited) }
     isStale = false
-    if let strength { text = line(for: strength) }
+    if let strength {
+      text = line(for: strength)
+      verdict = strength.verdict
+    }
     return strength
   }
 
