@@ -51,6 +51,7 @@ struct WindowGpgRepeatTests {
   func passphraseAndRepetition() throws {
     let display = try TestDisplay()
     let home = try WindowGnuPGHome()
+    try home.startAgent(display: display)
     let (gpg, encrypted) = try startEncryption(home: home, display: display)
     var seen = try answer("Tr0ub4dor&3 horse", display: display, after: [])
     seen = try answer("Tr0ub4dor&3 horse", display: display, after: seen)
@@ -67,6 +68,7 @@ struct WindowGpgRepeatTests {
   func mismatchAsksAgain() throws {
     let display = try TestDisplay()
     let home = try WindowGnuPGHome()
+    try home.startAgent(display: display)
     let (gpg, encrypted) = try startEncryption(home: home, display: display)
     var seen = try answer("Tr0ub4dor&3 horse", display: display, after: [])
     seen = try answer("Tr0ub4dor&3 house", display: display, after: seen)

@@ -87,6 +87,12 @@ final class SpawnedProgram {
   /// (`holdsOutput`) to fill the pipe; -1 when not kept.
   private var outputWriteEnd: Int32 = -1
 
+  /// A write to a program that already closed its input fails with `EPIPE`
+  /// instead of killing the test runner, which holds every suite: a program
+  /// that ends early is a test's failure, not the run's. Children get every
+  /// signal at its default (below), so they still die of `SIGPIPE`.
+  private static let brokenPipesIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
+
   /// Starts `arguments` (found in `PATH`) with standard input from /dev/null
   /// (or a pipe that holds `input` and then ends), the environment changed by
   /// `environment` (nil removes a variable), and, with `newSession`, in a
@@ -98,6 +104,7 @@ final class SpawnedProgram {
     _ arguments: [String], environment: [String: String?] = [:], newSession: Bool = false,
     input: String? = nil, holdsOutput: Bool = false
   ) throws {
+    _ = Self.brokenPipesIgnored
     var outputPipe: [Int32] = [0, 0]
     var errorPipe: [Int32] = [0, 0]
     var inputPipe: [Int32] = [-1, -1]
