@@ -62,8 +62,8 @@ _secretfield() {
       return
       ;;
     --user)
-      # A name for strength; a flag of agent's.
-      [[ $command == strength ]] && return
+      # A name for strength, hash and prompt; a flag of agent's.
+      [[ $command == strength || $command == hash || $command == prompt ]] && return
       ;;
   esac
   if [[ $split == true && $prev == --console ]]; then
@@ -74,8 +74,11 @@ _secretfield() {
 
   local options
   case $command in
-    prompt) options="--confirm $_secretfield_prompt_options $_secretfield_cache_options" ;;
-    hash) options="--strength $_secretfield_prompt_options" ;;
+    prompt)
+      options="--confirm --allow-weak --user --context $_secretfield_prompt_options
+        $_secretfield_cache_options"
+      ;;
+    hash) options="--strength --allow-weak --user --context $_secretfield_prompt_options" ;;
     verify) options="--hash-file $_secretfield_prompt_options" ;;
     strength) options='--password-from --stdin --user --context --min-length --json --help
       --version' ;;

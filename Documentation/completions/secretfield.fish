@@ -35,6 +35,12 @@ complete -c secretfield -n '__fish_seen_subcommand_from prompt' -l accept-cached
 complete -c secretfield -n '__fish_seen_subcommand_from prompt' -l multiple -d 'Write every cached passphrase'
 complete -c secretfield -n '__fish_seen_subcommand_from prompt' -l cache-timeout -x -d 'Forget after S seconds'
 
+# The new password options: hash and prompt --confirm.
+set -l newpassword '__fish_seen_subcommand_from prompt hash'
+complete -c secretfield -n $newpassword -l allow-weak -d 'Take a password the strength rules refuse, with a warning'
+complete -c secretfield -n $newpassword -l user -x -a '(__fish_complete_users)' -d "The user's name, refused inside the new password"
+complete -c secretfield -n $newpassword -l context -x -d 'A word of the context, refused inside the new password'
+
 complete -c secretfield -n '__fish_seen_subcommand_from hash' -l strength -x -a 'interactive moderate sensitive' -d 'The cost of the hash'
 complete -c secretfield -n '__fish_seen_subcommand_from verify' -l hash-file -r -F -d 'Read the hash from FILE'
 

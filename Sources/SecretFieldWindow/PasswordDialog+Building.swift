@@ -1,4 +1,5 @@
 internal import CGtk
+import SecretFieldTerminal
 
 extension PasswordDialog {
   /// The description a screen reader gives of the password field.
@@ -43,6 +44,12 @@ extension PasswordDialog {
         gtk_widget_set_valign(bar, GTK_ALIGN_CENTER)
         Gtk.append(to: row, bar)
         Gtk.append(to: box, row)
+      }
+      if strengthLine.judges {
+        let strength = Gtk.label("")
+        strengthLabel = strength
+        gtk_widget_set_visible(strength, 0)
+        Gtk.append(to: box, strength)
       }
       let capsLock = Gtk.label("Caps Lock is on")
       capsLockLabel = capsLock

@@ -24,6 +24,11 @@ extension PasswordDialog {
     return 1
   }
 
+  static let onStrengthJudgement: @convention(c) (gpointer?) -> gboolean = { context in
+    dialog(context).judgeStrength()
+    return 0
+  }
+
   static let onTimeout: @convention(c) (gpointer?) -> gboolean = { context in
     dialog(context).end(.ended(.timedOut))
     return 0

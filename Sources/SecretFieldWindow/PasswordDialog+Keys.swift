@@ -83,7 +83,7 @@ extension PasswordDialog {
       // A modifier alone, or a key that types nothing, is no edit.
       edited = type(gdk_keyval_to_unicode(keyval))
     }
-    if edited { updateQuality() }
+    if edited { self.edited() }
     updateCapsLock()
     redraw()
     return true
@@ -145,7 +145,7 @@ extension PasswordDialog {
       case .emptyInput, .error: break decoding
       }
     }
-    if field.utf8Count != byteCount { updateQuality() }
+    if field.utf8Count != byteCount { edited() }
     updateCapsLock()
     redraw()
   }

@@ -1,4 +1,5 @@
 internal import CGtk
+import SecretFieldTerminal
 import Glibc
 import SecretField
 
@@ -109,7 +110,8 @@ extension PasswordDialog {
       "frame pid=\(getpid()) dialog=\(number) kind=\(kind) cells=\(line.cells.count) "
       + "caret=\(line.caret) revealed=\(revealed) focused=\(field.isFocused ? 1 : 0) "
       + "focus=\(focus) capslock=\(shown(capsLockLabel)) recording=\(shown(recordingLabel)) "
-      + "notice=\(shown(noticeLabel)) protection=\(protection.logName)"
+      + "notice=\(shown(noticeLabel)) protection=\(protection.logName) "
+      + "strength=\(strengthLine.verdict?.rawValue ?? "none")"
     guard state != loggedFrame else { return }
     loggedFrame = state
     FrameLog.record(state)

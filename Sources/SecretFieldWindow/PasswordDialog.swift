@@ -2,6 +2,7 @@ internal import CGtk
 package import SecretField
 package import ScreenRecording
 package import SecureMemory
+import SecretFieldTerminal
 
 /// A GTK 4 dialog around a ``SecretFieldState``: texts above, the field drawn
 /// with cairo from its `DisplayLine`, a line that says what this display
@@ -74,6 +75,14 @@ package final class PasswordDialog {
   /// to 100 (nil: unknown), when ``DialogTexts/qualityBarLabel`` is set: the
   /// pinentry asks its client (`INQUIRE QUALITY`).
   package var estimateQuality: ((PasswordDialog) -> Int?)?
+  /// The strength of a new password, judged in place after each edit (the
+  /// judge copies nothing out of secure memory), in a line under the field:
+  /// the words of the terminal prompt's line, which hold no character of
+  /// the password. Rules are given at `init`; without, nothing is judged.
+  var strengthLine: StrengthLine
+  /// The pending judgement, scheduled at a priority below GDK's redraw so
+  /// that it runs once the edit's frame is painted and no event waits.
+  var strengthJudgement: guint = 0
   /// The write end of a pipe or socket whose reader going away ends the
   /// dialog as a cancel: the pinentry's answers to its client, so that no
   /// dialog stays open for an agent that is gone. nil watches nothing.
@@ -91,6 +100,7 @@ package final class PasswordDialog {
   var capsLockLabel: Gtk.Widget?
   var revealButton: Gtk.Widget?
   var qualityBar: Gtk.Widget?
+  var strengthLabel: Gtk.Widget?
   var recordingLabel: Gtk.Widget?
   var protectionLabel: Gtk.Widget?
   var keyboard: OpaquePointer?
@@ -117,14 +127,24 @@ package final class PasswordDialog {
   static let recordingCheckInterval: guint = 500
 
   /// A dialog of `kind` showing `texts`, with a field of `limits` whose text,
-  /// and every scratch buffer a key passes through, is in `storage`.
+  /// and every scratch buffer a key passes through, is in `storage`; with
+  /// `strength`, a line under the field judges the password by those rules
+  /// as it is typed.
   ///
-  /// - Throws: `SecureMemoryError` when the field's secure memory cannot be had.
+  /// - Throws: `SecureMemoryError` when the field's secure memory (or the
+  ///   strength judge's scratch) cannot be had.
   package init(
-    kind: Kind, texts: DialogTexts, limits: FieldLimits = .default, storage: SecureStorage
+    kind: Kind, texts: DialogTexts, limits: FieldLimits = .default, storage: SecureStorage,
+    strength: StrengthRules? = nil
   ) throws(SecureMemoryError) {
     self.kind = kind
     self.texts = texts
+    var judge: StrengthJudge? = nil
+    if kind == .password, let strength {
+      judge = try StrengthJudge(
+        rules: strength, storage: StrengthLine.scratchStorage(for: storage))
+    }
+    strengthLine = StrengthLine(judge: judge, label: "Strength", isUTF8: true)
     field = try SecretFieldState(limits: limits, storage: storage)
     keyScratch = try SecureBuffer(capacity: 8, storage: storage)
     revealScratch = try SecureBuffer(capacity: 64, storage: storage)
@@ -173,6 +193,7 @@ package final class PasswordDialog {
       ? 0 : g_timeout_add_full(G_PRIORITY_DEFAULT, 100, Self.onFocusCheck, context, nil)
     while outcome == nil { g_main_context_iteration(nil, 1) }
     if focusCheck != 0 { g_source_remove(focusCheck) }
+    if strengthJudgement != 0 { g_source_remove(strengthJudgement) }
     releaseKeys()
     if readerWatch != 0 { g_source_remove(readerWatch) }
     if recordingCheck != 0 { g_source_remove(recordingCheck) }
@@ -327,6 +348,25 @@ package final class PasswordDialog {
     guard let revealButton else { return }
     gtk_button_set_label(
       Gtk.cast(revealButton), field.obfuscationMode == .visible ? "Hide" : "Show")
+  }
+
+  /// After an edit: the quality bar asked again, and the strength line
+  /// judged once the edit's frame is painted.
+  func edited() {
+    updateQuality()
+    strengthLine.fieldChanged()
+    guard strengthLine.isStale, strengthJudgement == 0 else { return }
+    strengthJudgement = g_idle_add_full(
+      G_PRIORITY_LOW, Self.onStrengthJudgement, Unmanaged.passUnretained(self).toOpaque(), nil)
+  }
+
+  /// Judges the field for the strength line, within `StrengthBudget.keystroke`,
+  /// and shows the line.
+  func judgeStrength() {
+    strengthJudgement = 0
+    guard strengthLine.judge(field, budget: .keystroke), let strengthLabel else { return }
+    gtk_label_set_text(Gtk.opaque(strengthLabel), strengthLine.text ?? "")
+    gtk_widget_set_visible(strengthLabel, strengthLine.text == nil ? 0 : 1)
   }
 
   /// Asks ``estimateQuality`` and shows the answer in the quality bar.

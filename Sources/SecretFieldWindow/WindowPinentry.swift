@@ -54,7 +54,12 @@ package struct WindowPinentry: PinentryInterface {
     if quality != nil { texts.qualityBarLabel = request.qualityBar?.label }
     let dialog: PasswordDialog
     do {
-      dialog = try PasswordDialog(kind: .password, texts: texts, storage: terminal.storage)
+      // A new passphrase (gpg-agent asks for the quality bar then): judged
+      // here too, its reasons shown under the agent's bar, which the agent
+      // still fills (INQUIRE QUALITY). The agent keeps the decision.
+      dialog = try PasswordDialog(
+        kind: .password, texts: texts, storage: terminal.storage,
+        strength: texts.qualityBarLabel != nil ? StrengthRules() : nil)
     } catch {
       throw .general(error.description)
     }

@@ -22,6 +22,7 @@ import SecureMemory
 ///        pty-probe --detect-recording [--terminal PATH]
 ///        pty-probe --prompt [--reply-timeout S]
 ///        pty-probe --line-without-echo
+///        pty-probe --form-new-password
 @main
 struct PTYProbe {
   static func main() {
@@ -32,6 +33,7 @@ struct PTYProbe {
       detectRecording(terminalPath: path ?? TerminalDevice.controllingTerminalPath)
     }
     if arguments.contains("--line-without-echo") { runLineWithoutEcho() }
+    if arguments.contains("--form-new-password") { runNewPasswordForm() }
     if arguments.contains("--prompt") {
       let seconds = arguments.firstIndex(of: "--reply-timeout")
         .flatMap { arguments.index(after: $0) < arguments.endIndex ? Int(arguments[$0 + 1]) : nil }
@@ -166,6 +168,27 @@ struct PTYProbe {
       let line = try PasswordPrompt(.lineWithoutEcho(prompt: "PIN:")).run().answer()
       try line.write(to: 1)
       exit(0)
+    } catch {
+      exit(1)
+    }
+  }
+
+  /// A `TerminalForm` of a user name (`ada`) and a new password judged by
+  /// the default rules with the user's name: writes the password to standard
+  /// output from secure memory and exits 0, or exits 1.
+  static func runNewPasswordForm() -> Never {
+    let form = TerminalForm(fields: [
+      FormField(name: "user", label: "User:", kind: .plain(initialText: "adalovelace")),
+      FormField(
+        name: "password", label: "New password:", kind: .secret,
+        strength: StrengthRules(userName: "adalovelace")),
+    ])
+    do {
+      let answers = try form.run().answer()
+      let written = answers.secrets.withSecret(for: "password") { bytes in
+        write(1, bytes.baseAddress, bytes.count) == bytes.count
+      }
+      exit(written == true ? 0 : 1)
     } catch {
       exit(1)
     }

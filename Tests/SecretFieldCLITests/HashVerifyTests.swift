@@ -6,9 +6,9 @@ struct HashVerifyTests {
   @Test("hash asks twice on the terminal and prints a hash that verify accepts, typed or piped")
   func roundTrip() throws {
     let hashing = try startPrompt(command: "hash", waitingFor: "New password:")
-    try hashing.type("correct horse\r")
+    try hashing.type("correct horse battery\r")
     try hashing.waitForText("Again:")
-    try hashing.type("correct horse\r")
+    try hashing.type("correct horse battery\r")
     #expect(try hashing.waitForExit() == .exited(0))
     var hash = try hashing.standardOutput()
     #expect(hash.hasPrefix("$argon2id$v=19$m=65536,t=2,p=1$"), "\(hash)")
@@ -16,7 +16,7 @@ struct HashVerifyTests {
     hash.removeLast()
 
     let typed = try startPrompt([hash], command: "verify")
-    try typed.type("correct horse\r")
+    try typed.type("correct horse battery\r")
     #expect(try typed.waitForExit() == .exited(0))
 
     let wrong = try startPrompt([hash], command: "verify")
@@ -25,10 +25,10 @@ struct HashVerifyTests {
     #expect(try wrong.standardError().contains("does not match"))
 
     let piped = try runWithoutTerminal(
-      ["verify", "--stdin", hash], input: Array("correct horse\n".utf8))
+      ["verify", "--stdin", hash], input: Array("correct horse battery\n".utf8))
     #expect(piped.status == .exited(0))
     let pipedWrong = try runWithoutTerminal(
-      ["verify", "--stdin", hash], input: Array("correct horse!\n".utf8))
+      ["verify", "--stdin", hash], input: Array("correct horse battery!\n".utf8))
     #expect(pipedWrong.status == .exited(4))
   }
 
@@ -40,7 +40,8 @@ struct HashVerifyTests {
     try cancelled.type(Key.escape)
     #expect(try cancelled.waitForExit() == .exited(1))
 
-    let hashing = try startPrompt(command: "hash", waitingFor: "New password:")
+    let hashing = try startPrompt(
+      ["--allow-weak"], command: "hash", waitingFor: "New password:")
     for attempt in 1...3 {
       try hashing.waitForScreen("entry \(attempt)") { screen in
         screen.lines.filter { $0.hasPrefix("New password:") }.count == attempt
@@ -57,7 +58,8 @@ struct HashVerifyTests {
 
   @Test("a hash in a file, trailing newline and all")
   func hashFile() throws {
-    let made = try runWithoutTerminal(["hash", "--stdin"], input: Array("pw\n".utf8))
+    let made = try runWithoutTerminal(
+      ["hash", "--stdin", "--allow-weak"], input: Array("pw\n".utf8))
     #expect(made.status == .exited(0))
     let path = temporaryPath("hash.txt")
     try made.output.write(toFile: path)
@@ -118,7 +120,7 @@ struct ToolEnding: CustomTestStringConvertible, Sendable {
       name: "verify: timed out, 124", arguments: ["verify", "--timeout", "0.5", hash],
       run: .waiting(prompt: "Password:"), status: 124, message: "timed out"),
     ToolEnding(
-      name: "hash: cancelled at the second entry, 1", arguments: ["hash"],
+      name: "hash: cancelled at the second entry, 1", arguments: ["hash", "--allow-weak"],
       run: .typing(prompt: "New password:", keys: ["pw", Key.enter, Key.escape]), status: 1,
       message: nil),
     ToolEnding(

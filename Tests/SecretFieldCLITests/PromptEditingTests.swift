@@ -159,7 +159,7 @@ struct PromptEditingTests {
 
   @Test("--confirm: a mismatch says so and asks again; a match is written")
   func confirm() throws {
-    let session = try startPrompt(["--confirm"])
+    let session = try startPrompt(["--confirm", "--allow-weak"])
     try session.type("abc")
     try session.type(Key.enter)
     try session.waitForText("Again:")
@@ -179,7 +179,7 @@ struct PromptEditingTests {
 
   @Test("--confirm: three mismatches end with exit status 4 and nothing written")
   func confirmFails() throws {
-    let session = try startPrompt(["--confirm"])
+    let session = try startPrompt(["--confirm", "--allow-weak"])
     for attempt in 1...3 {
       try session.waitForScreen("entry \(attempt)") { screen in
         screen.lines.filter { $0.hasPrefix("Password:") }.count == attempt

@@ -44,7 +44,7 @@ struct PromptRevealTests {
   func scrollback() throws {
     var options = TerminalSession.Options()
     options.rows = 4
-    let session = try startPrompt(["--confirm"], options: options)
+    let session = try startPrompt(["--confirm", "--allow-weak"], options: options)
     try session.type(Key.tab)
     try session.type("hunter2")
     try session.waitForText("Password: hunter2")

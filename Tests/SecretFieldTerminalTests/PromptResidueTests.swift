@@ -72,3 +72,62 @@ struct PromptResidueTests {
     }
   }
 }
+
+/// A refused submit judges the field in place: the field's copy is the only
+/// one, in any form, and none is left once the field is wiped.
+@Suite("A refused submit leaves no copy of the password")
+struct PromptStrengthResidueTests {
+  /// The field's text after `marker` was pasted into a prompt that refuses
+  /// every password (a minimum of 1,000), and Enter was pressed.
+  static func refusedEditor(
+    _ marker: Marker, skippingScratchWipe: Bool = false
+  ) -> PromptField {
+    var configuration = PromptConfiguration()
+    configuration.storage = .sodium
+    configuration.strength = StrengthRules(minimumLength: 1000)
+    let locale = TerminalLocale(environment: ["LANG": "C.UTF-8"])
+    var editor = try! PromptField(configuration: configuration, locale: locale)
+    if skippingScratchWipe { editor.strengthLine.skipScratchWipeForTesting() }
+    var pasted = try! SecureBuffer(capacity: marker.count)
+    marker.masked.withUnsafeBytes { try! pasted.append($0) }
+    pasted.withUnsafeMutableBytes { marker.unmask(in: $0) }
+    _ = pasted.withUnsafeBytes { editor.handle(.paste, payload: $0, at: .now) }
+    _ = editor.judgeStrength(budget: .keystroke)
+    let submit = editor.handle(
+      .submit, payload: UnsafeRawBufferPointer(start: nil, count: 0), at: .now)
+    let message = editor.message ?? ""
+    #expect(submit.outcome == nil && submit.ringsBell)
+    #expect(message.hasPrefix("Not accepted: 32 characters; at least 1000"), "\(message)")
+    return editor
+  }
+
+  @Test("judged after the edit and at Enter: the field's copy alone, none once wiped")
+  func refusedSubmit() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      // The judge decodes the text into 32-bit scalars in its scratch.
+      let scalars = marker.encoded { [$0, 0, 0, 0] }
+      var editor = Self.refusedEditor(marker)
+      let held = try! ResidueScanner().scan(for: marker)
+      let decoded = try! ResidueScanner().scan(for: scalars)
+      #expect(held.copies == 1, "\(held)")
+      #expect(decoded.copies == 0, "\(decoded)")
+      editor.wipe()
+      let after = try! ResidueScanner().scan(for: marker)
+      #expect(after.copies == 0, "\(after)")
+      withExtendedLifetime(editor) {}
+    }
+  }
+
+  @Test("control: without the judge's wipe, the scan finds the decoded scalars")
+  func controlFindsScratch() async {
+    await #expect(processExitsWith: .success) {
+      let marker = Marker(count: 32)
+      let scalars = marker.encoded { [$0, 0, 0, 0] }
+      let editor = Self.refusedEditor(marker, skippingScratchWipe: true)
+      let decoded = try! ResidueScanner().scan(for: scalars)
+      #expect(decoded.copies >= 1, "\(decoded)")
+      withExtendedLifetime(editor) {}
+    }
+  }
+}

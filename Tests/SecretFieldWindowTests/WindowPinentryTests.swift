@@ -111,6 +111,46 @@ struct WindowPinentryTests {
       ])
   }
 
+  @Test("SETQUALITYBAR: the local strength line under the agent's bar, which is still asked")
+  func strengthBesideQualityBar() throws {
+    let display = try TestDisplay()
+    let weak = "password1"
+    let strong = weak + " violet anchor 47"
+    // One answer a typed character: the agent's bar is asked as before.
+    let answers = Array(repeating: ["D 10", "END"], count: strong.count).flatMap { $0 }
+    let pinentry = try startPinentry(
+      ["SETQUALITYBAR Quality:", "GETPIN"] + answers, display: display)
+    try display.focusWindow(named: Self.title)
+    try display.type(weak)
+    try display.waitForFrame("a common password refused") {
+      $0.cells == weak.count && $0.strength == "refused"
+    }
+    _ = try display.screenshot(artifact: "pinentry-strength")
+    try display.type(String(strong.dropFirst(weak.count)))
+    try display.waitForFrame("a strong one accepted") {
+      $0.cells == strong.count && $0.strength == "accepted"
+    }
+    try display.key("Return")
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+    let lines = responses(run)
+    #expect(lines.filter { $0.hasPrefix("INQUIRE QUALITY ") }.count == strong.count, "\(lines)")
+    #expect(lines.suffix(3) == ["D \(strong)", "OK", "OK closing connection"], "\(lines)")
+  }
+
+  @Test("control: GETPIN without SETQUALITYBAR judges nothing and shows no strength line")
+  func noStrengthWithoutQualityBar() throws {
+    let display = try TestDisplay()
+    let pinentry = try startPinentry(["GETPIN"], display: display)
+    try display.focusWindow(named: Self.title)
+    try display.type("password1")
+    let frame = try display.waitForFrame("nine cells") { $0.cells == 9 }
+    #expect(frame.strength == "none", "\(frame)")
+    try display.key("Return")
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)")
+  }
+
   @Test("SETTIMEOUT: nobody answers, the timeout error comes")
   func getPinTimesOut() throws {
     let display = try TestDisplay()

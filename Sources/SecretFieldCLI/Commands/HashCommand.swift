@@ -1,3 +1,4 @@
+package import SecretField
 import SecretFieldTerminal
 package import SecureMemory
 import SystemCalls
@@ -18,13 +19,21 @@ package struct HashCommand: Command {
     ($argon2id$v=19$m=...) with a newline to standard output. The hash is not
     secret: store it, and check a password against it with secretfield verify.
 
+    The new password is judged by the rules of NIST SP 800-63B-4 (at least 15
+    characters, or --min-length; not a common password; not made of your
+    name or a context word; not easy to guess), as secretfield strength does.
+    On the terminal a strength line under the field shows the verdict as you
+    type and Enter refuses a weak password, saying why; from --password-from
+    a weak password is refused with the reasons on standard error.
+
     Options:
       --strength S     interactive (default, 64 MiB, about 0.1 s), moderate
                        (256 MiB, about 0.4 s) or sensitive (1 GiB, about 3 s)
+    \(NewPasswordOptions.help)
     \(PromptOptions.help)
 
-    Exit status: 0 printed; 1 cancelled, a --password-from source failed, or
-    hashing failed; 2 usage error; 3 no
+    Exit status: 0 printed; 1 cancelled, the password was refused as weak, a
+    --password-from source failed, or hashing failed; 2 usage error; 3 no
     terminal; 4 the two entries differed 3 times; 124 timed out.
     """
 
@@ -32,6 +41,8 @@ package struct HashCommand: Command {
   package var options = PromptOptions()
   /// How much work the hash costs (`--strength`).
   package var strength = PasswordHash.Strength.interactive
+  /// How the new password is judged (`--allow-weak`, `--user`, `--context`).
+  package var newPassword = NewPasswordOptions()
 
   /// The defaults: interactive strength, asked on the terminal.
   package init() {}
@@ -50,6 +61,7 @@ package struct HashCommand: Command {
         }
         self.strength = strength
       case .option(let name, let inline):
+        if try newPassword.parse(name, inline: inline, scanner: &scanner) { continue }
         guard try options.parse(name, inline: inline, scanner: &scanner) else {
           throw .unknownOption(name)
         }
@@ -60,20 +72,39 @@ package struct HashCommand: Command {
         options.text = word
       }
     }
-    try options.validate(confirms: false)
+    try options.validate(confirms: false, judges: true)
+  }
+
+  /// The rules the new password is judged by.
+  package var rules: StrengthRules {
+    newPassword.rules(minimumLength: options.minimumLengthGiven ? options.minimumLength : nil)
   }
 
   /// Prompts twice (once with `--stdin`), hashes, prints the hash.
   package func run(in context: CommandContext) -> ExitStatus {
-    let configuration = options.configuration(
+    var configuration = options.configuration(
       defaultPrompt: "New password:",
       confirmation: PromptConfiguration.Confirmation(prompt: "Again:"), context: context)
+    let rules = rules
+    newPassword.judgeOnTerminal(&configuration, rules: rules)
+    var judge: StrengthJudge?
+    do {
+      judge = try newPassword.judge(rules: rules, asksOnTerminal: options.asksOnTerminal)
+    } catch {
+      context.printError(error.description, command: Self.name)
+      return .cancelled
+    }
     let outcome = options.obtainSecret(
       configuration: configuration, context: context, command: Self.name)
     switch consume outcome {
     case .ended(let status):
       return status
     case .secret(let secret):
+      if let refused = newPassword.check(
+        secret, with: &judge, context: context, command: Self.name)
+      {
+        return refused
+      }
       let hash: PasswordHash
       do {
         hash = try PasswordHash(hashing: secret, strength: strength)

@@ -1,3 +1,4 @@
+package import SecretField
 package import SecretFieldTerminal
 import SecureMemory
 import SystemCalls
@@ -25,15 +26,22 @@ package struct PromptCommand: Command {
       secretfield prompt "Disk passphrase:" | cryptsetup open --key-file=- /dev/sdb1 data
       secretfield prompt --keyname backup --accept-cached | restic backup ...
 
+    With --confirm the password is a new one, judged by the rules of NIST SP
+    800-63B-4 as secretfield strength does: a strength line under the first
+    entry shows the verdict as you type, Enter refuses a weak password saying
+    why, and one from --password-from is refused with the reasons on
+    standard error (exit 1), unless --allow-weak.
+
     Options:
       --confirm        ask twice; after 3 entries that differ, give up (exit 4)
+    \(NewPasswordOptions.help)
     \(PassphraseCache.help)
     \(PromptOptions.help)
 
     \(PromptOptions.keys)
 
-    Exit status: 0 written; 1 cancelled, a --password-from source failed, or
-    standard output was closed; 2 usage error; 3 no terminal, or standard
+    Exit status: 0 written; 1 cancelled, a new password was refused as weak, a
+    --password-from source failed, or standard output was closed; 2 usage error; 3 no terminal, or standard
     output is a terminal; 4 the entries differed; 124 timed out. A signal (INT,
     TERM, HUP) ends it by that signal, after the terminal is restored.
     """
@@ -42,6 +50,9 @@ package struct PromptCommand: Command {
   package var options = PromptOptions()
   /// Ask twice and compare (`--confirm`).
   package var confirms = false
+  /// How a new password is judged, with `--confirm` (`--allow-weak`,
+  /// `--user`, `--context`).
+  package var newPassword = NewPasswordOptions()
   /// The kernel-keyring cache (`--keyname`, `--accept-cached`, `--multiple`,
   /// `--cache-timeout`).
   package var cache = PassphraseCache()
@@ -59,6 +70,7 @@ package struct PromptCommand: Command {
         if inline != nil { throw .unexpectedValue("--confirm") }
         confirms = true
       case .option(let name, let inline):
+        if try newPassword.parse(name, inline: inline, scanner: &scanner) { continue }
         if try cache.parse(name, inline: inline, scanner: &scanner) {
           cacheTimeoutGiven = cacheTimeoutGiven || name == "--cache-timeout"
           continue
@@ -76,15 +88,29 @@ package struct PromptCommand: Command {
         options.text = word
       }
     }
+    if !confirms, let given = newPassword.firstGiven {
+      throw UsageError(
+        .missingArgument, "\(given) judges a new password: it needs --confirm")
+    }
     try options.validate(confirms: confirms)
     try cache.validate(timeoutGiven: cacheTimeoutGiven)
   }
 
+  /// The rules a new password (`--confirm`) is judged by; nil without
+  /// `--confirm`.
+  package var rules: StrengthRules? {
+    guard confirms else { return nil }
+    return newPassword.rules(
+      minimumLength: options.minimumLengthGiven ? options.minimumLength : nil)
+  }
+
   /// The prompt this command shows, on `context`'s terminal.
   package func configuration(in context: CommandContext) -> PromptConfiguration {
-    options.configuration(
+    var configuration = options.configuration(
       defaultPrompt: "Password:",
       confirmation: confirms ? PromptConfiguration.Confirmation() : nil, context: context)
+    if let rules { newPassword.judgeOnTerminal(&configuration, rules: rules) }
+    return configuration
   }
 
   /// Prompts (or, with `--accept-cached`, takes what is cached), then writes
@@ -103,12 +129,26 @@ package struct PromptCommand: Command {
     if let status = cache.writeCached(context: context, command: Self.name, warned: &cacheWarned) {
       return status
     }
+    var judge: StrengthJudge?
+    if let rules {
+      do {
+        judge = try newPassword.judge(rules: rules, asksOnTerminal: options.asksOnTerminal)
+      } catch {
+        context.printError(error.description, command: Self.name)
+        return .cancelled
+      }
+    }
     let outcome = options.obtainSecret(
       configuration: configuration(in: context), context: context, command: Self.name)
     switch consume outcome {
     case .ended(let status):
       return status
     case .secret(var secret):
+      if let refused = newPassword.check(
+        secret, with: &judge, context: context, command: Self.name)
+      {
+        return refused
+      }
       cache.remember(secret, context: context, command: Self.name, warned: &cacheWarned)
       do {
         try secret.append(count: 1) { $0[0] = 0x0A }

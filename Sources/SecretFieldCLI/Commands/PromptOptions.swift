@@ -30,6 +30,9 @@ package struct PromptOptions: Sendable, Hashable {
   package var echoes = true
   /// The fewest characters Enter accepts (`--min-length N`).
   package var minimumLength = 0
+  /// True when `--min-length` was given: a new password's judge then takes
+  /// it as its minimum instead of NIST's 15.
+  package var minimumLengthGiven = false
 
   /// The defaults: prompt on the terminal, masked, reveal allowed, no timeout.
   package init() {}
@@ -121,6 +124,7 @@ package struct PromptOptions: Sendable, Hashable {
         throw .invalidValue(option, value, "a whole number from 0 to 1024")
       }
       minimumLength = number
+      minimumLengthGiven = true
     default:
       return false
     }
@@ -129,14 +133,17 @@ package struct PromptOptions: Sendable, Hashable {
 
   /// Checks that the options go together.
   ///
-  /// - Parameter confirms: the command asks twice.
-  func validate(confirms: Bool) throws(UsageError) {
+  /// - Parameters:
+  ///   - confirms: the command asks twice.
+  ///   - judges: the command judges a new password, whatever its source, so
+  ///     `--min-length` holds for a line from standard input too.
+  func validate(confirms: Bool, judges: Bool = false) throws(UsageError) {
     if readsStandardInput {
       if confirms {
         throw .conflicting(
           "--stdin", "--confirm", "confirmation asks on the terminal; give the line once")
       }
-      if minimumLength > 0 {
+      if minimumLength > 0 && !judges {
         throw .conflicting(
           "--stdin", "--min-length", "the line from standard input is taken as it is")
       }
@@ -149,6 +156,12 @@ package struct PromptOptions: Sendable, Hashable {
     if !echoes && maskGlyph != nil {
       throw .conflicting("--no-echo", "--mask", "with --no-echo nothing is shown to mask")
     }
+  }
+
+  /// True when no `--password-from` source is set and the prompt asks on
+  /// the terminal.
+  var asksOnTerminal: Bool {
+    promptsWhenNoneSet && !passwordSources.contains(where: \.isSet)
   }
 
   /// The prompt these options ask for.

@@ -1,5 +1,6 @@
 package import SecretField
 package import SecretSources
+import SecretFieldTerminal
 import SecureMemory
 import SystemCalls
 package import ToolSupport
@@ -130,7 +131,8 @@ package struct StrengthCommand: Command {
     }
     var judge: StrengthJudge
     do {
-      judge = try StrengthJudge(rules: rules, storage: ToolMemory.storage)
+      judge = try StrengthJudge(
+        rules: rules, storage: StrengthLine.scratchStorage(for: ToolMemory.storage))
     } catch {
       context.printError(error.description, command: Self.name)
       return .cancelled

@@ -1,3 +1,5 @@
+public import SecretField
+
 /// One line of a ``TerminalForm``: a label and a field, plain (a user name)
 /// or secret (a password).
 public struct FormField: Sendable, Hashable {
@@ -19,13 +21,23 @@ public struct FormField: Sendable, Hashable {
   public var kind: Kind
   /// The fewest characters the field takes before the form is submitted.
   public var minimumLength: Int
+  /// For a new password: the rules a secret field's text is judged by, with
+  /// a strength line under the form while the field has the focus, and the
+  /// submit refused, with the reasons, while they refuse it (see
+  /// `PromptConfiguration.strength`). Nil, the default, judges nothing; a
+  /// plain field is never judged.
+  public var strength: StrengthRules?
 
   /// A field called `name`, labelled `label`.
-  public init(name: String, label: String, kind: Kind, minimumLength: Int = 0) {
+  public init(
+    name: String, label: String, kind: Kind, minimumLength: Int = 0,
+    strength: StrengthRules? = nil
+  ) {
     self.name = name
     self.label = label
     self.kind = kind
     self.minimumLength = minimumLength
+    self.strength = strength
   }
 
   /// True for a secret field.

@@ -34,8 +34,8 @@ struct FormLoop {
   let deadline: ContinuousClock.Instant?
   var columns: Int
   /// The most status lines under the fields: a message, the caps-lock
-  /// warning, the hint.
-  static let statusCapacity = 3
+  /// warning, the strength line when a field is judged, the hint.
+  let statusCapacity: Int
   /// The region is on the screen: description shown, room made.
   var isDrawn = false
   /// The line the cursor is on, counted from the first field's.
@@ -72,7 +72,7 @@ struct FormLoop {
         configuration.allowsReveal = false
         configuration.fieldPolicy = []
       case .secret:
-        break
+        configuration.strength = field.strength
       }
       var editor = try PromptField(configuration: configuration, locale: locale)
       if case .plain(let initialText) = field.kind, !initialText.isEmpty {
@@ -101,6 +101,7 @@ struct FormLoop {
     maskedHint = hint("show")
     revealedHint = hint("hide")
     looksForRecorder = form.detectsRecording
+    statusCapacity = form.fields.contains { $0.isSecret && $0.strength != nil } ? 4 : 3
   }
 
   /// Runs the form to its end, which leaves every secret field masked and the
@@ -158,6 +159,12 @@ struct FormLoop {
         writer.append(ControlSequence.bell)
         return nil
       }
+      // A new password the rules refuse takes the focus, with its reasons.
+      if let weak = entries.firstIndex(where: { !$0.editor.acceptsStrength() }) {
+        focus = weak
+        writer.append(ControlSequence.bell)
+        return nil
+      }
       try finish()
       return .yes
     case .focusIn, .focusOut, .capsLock:
@@ -209,7 +216,7 @@ struct FormLoop {
         focused.field.isSecret && focused.line.isRevealed ? revealedHint : maskedHint,
         style: .hint))
     move(toLine: entries.count)
-    for (index, line) in status.prefix(Self.statusCapacity).enumerated() {
+    for (index, line) in status.prefix(statusCapacity).enumerated() {
       if index > 0 { writer.append(ControlSequence.newline) }
       writer.append(ControlSequence.carriageReturn)
       let text = DisplayText.truncated(DisplayText.sanitized(line.text), toColumns: columns - 1)
@@ -218,7 +225,7 @@ struct FormLoop {
       writer.append(ControlSequence.eraseToEndOfLine)
     }
     writer.append(ControlSequence.newline + ControlSequence.eraseToEndOfScreen)
-    cursorLine = entries.count + min(status.count, Self.statusCapacity)
+    cursorLine = entries.count + min(status.count, statusCapacity)
     for index in entries.indices where index != focus { try drawField(index, at: now) }
     try drawField(focus, at: now)
     redrawsAll = false
@@ -252,7 +259,7 @@ struct FormLoop {
             + ControlSequence.eraseToEndOfLine + ControlSequence.newline)
       }
     }
-    let below = entries.count - 1 + Self.statusCapacity
+    let below = entries.count - 1 + statusCapacity
     writer.append(String(repeating: ControlSequence.newline, count: below))
     writer.append(ControlSequence.cursorUp(below))
     cursorLine = 0
@@ -344,7 +351,23 @@ extension FormLoop: TerminalEventHandler {
       isDrawn = false
       try draw()
     }
-    return .proceed
+    return judgeStrength(terminal: terminal) ? .redraw : .proceed
+  }
+
+  /// Judges the field in focus for its strength line when an edit left it
+  /// stale: as the prompt does (``PromptLoop/judgeStrength()``), after the
+  /// edit's frame and only while no key waits, within
+  /// `StrengthBudget.keystroke`.
+  ///
+  /// - Returns: true when the line changed and a frame should show it.
+  mutating func judgeStrength(terminal: borrowing TerminalDevice) -> Bool {
+    let entry = entries[focus]
+    guard entry.editor.strengthLine.isStale, !jobs.isWaitingForForeground,
+      case .success(let waiting) = Platform.poll(
+        terminal.descriptor, -1, nil, timeoutMilliseconds: 0),
+      waiting.readable == 0, !waiting.interrupted
+    else { return false }
+    return entry.editor.judgeStrength(budget: .keystroke)
   }
 
   mutating func woke(

@@ -16,7 +16,8 @@ public import SecureMemory
 /// Keys: Tab and Down go to the next field, Shift-Tab and Up to the one before
 /// (both wrap); Enter goes to the next field, and on the last one submits
 /// (refused while a field is shorter than its ``FormField/minimumLength``,
-/// which then takes the focus); ``revealKey`` (Ctrl+R by default) reveals or
+/// or a new-password field's ``FormField/strength`` rules refuse its text,
+/// with the reasons; that field then takes the focus); ``revealKey`` (Ctrl+R by default) reveals or
 /// masks the secret field in focus; Esc and ^C cancel, and so does ^D on an
 /// empty field. Every other key edits the field in focus as the password
 /// prompt edits its own. Each field keeps its text, caret and reveal state

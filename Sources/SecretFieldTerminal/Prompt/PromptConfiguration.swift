@@ -72,6 +72,14 @@ public struct PromptConfiguration: Sendable, Hashable {
   /// The fewest characters Enter accepts; a shorter entry is refused with a
   /// message, and the field keeps its text. 0 by default.
   public var minimumLength: Int
+  /// Judge a new password by these rules (NIST SP 800-63B-4's, with the
+  /// user's and the service's names), or nil to take any. While the first
+  /// entry is typed a strength line under the field shows the estimate and
+  /// the first reason to refuse it, judged after each edit's frame is on the
+  /// screen (the echo never waits for it); Enter on a refused password is
+  /// refused with every reason, and the field keeps its text. A
+  /// confirmation's second entry is not judged. Nil by default.
+  public var strength: StrengthRules?
   /// Show the dim line of keys ("Tab show · Enter OK · Esc cancel") under the
   /// field.
   public var showsHint: Bool
@@ -131,6 +139,7 @@ public struct PromptConfiguration: Sendable, Hashable {
     timeout = nil
     confirmation = nil
     minimumLength = 0
+    strength = nil
     showsHint = true
     texts = PromptTexts()
     fieldPolicy = .default

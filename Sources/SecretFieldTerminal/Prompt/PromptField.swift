@@ -60,6 +60,8 @@ package struct PromptField: ~Copyable {
   /// takes them without building a string.
   let maskedHint: String
   let revealedHint: String
+  /// The strength of a new password (``PromptConfiguration/strength``).
+  package var strengthLine: StrengthLine
 
   /// An editor with an empty field, masked with `configuration`'s glyph (or
   /// `locale`'s), showing ``PromptConfiguration/initialMessage``.
@@ -69,7 +71,8 @@ package struct PromptField: ~Copyable {
   package init(configuration: PromptConfiguration, locale: TerminalLocale) throws(TerminalError) {
     self.init(
       configuration: configuration, locale: locale,
-      field: try Self.makeField(configuration: configuration))
+      field: try Self.makeField(configuration: configuration),
+      strengthLine: try Self.makeStrengthLine(configuration: configuration, locale: locale))
   }
 
   /// An editor with an empty field whose text is a buffer of `region`, as
@@ -88,7 +91,8 @@ package struct PromptField: ~Copyable {
       configuration: configuration, locale: locale,
       field: try Self.makeField(
         configuration: configuration, sharing: region,
-        reservingCapacity: PromptBuffers.textCapacity(for: configuration.fieldLimits)))
+        reservingCapacity: PromptBuffers.textCapacity(for: configuration.fieldLimits)),
+      strengthLine: try Self.makeStrengthLine(configuration: configuration, locale: locale))
   }
 
   /// A region for the field of an editor of `configuration` and a decoder's
@@ -117,10 +121,12 @@ package struct PromptField: ~Copyable {
   /// `configuration` would be (policy, mask glyph, obfuscation mode, focus,
   /// caps lock, capture), whatever the last prompt left in it.
   ///
+  /// `strengthLine` judges the entries (``makeStrengthLine(configuration:locale:)``).
+  ///
   /// - Precondition: `field` has `configuration`'s limits.
   init(
     configuration: PromptConfiguration, locale: TerminalLocale,
-    field: consuming SecretFieldState
+    field: consuming SecretFieldState, strengthLine: consuming StrengthLine
   ) {
     precondition(
       field.limits == configuration.fieldLimits, "PromptField: a field of other limits")
@@ -152,6 +158,20 @@ package struct PromptField: ~Copyable {
       isRevealed: false, configuration: configuration, separator: hintSeparator)
     revealedHint = Self.hint(
       isRevealed: true, configuration: configuration, separator: hintSeparator)
+    self.strengthLine = strengthLine
+  }
+
+  /// The strength line for `configuration`: one that judges by its
+  /// ``PromptConfiguration/strength`` rules, or one that never judges.
+  ///
+  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when the
+  ///   judge's scratch cannot be had.
+  static func makeStrengthLine(
+    configuration: PromptConfiguration, locale: TerminalLocale
+  ) throws(TerminalError) -> StrengthLine {
+    try StrengthLine(
+      rules: configuration.strength, storage: configuration.storage,
+      label: configuration.texts.strength, isUTF8: locale.isUTF8)
   }
 
   /// A new, empty field for `configuration` (its limits, policy, mode and
@@ -185,11 +205,34 @@ package struct PromptField: ~Copyable {
 
   // MARK: Entries and host state
 
-  /// Starts a new entry: wipes the field and shows `message` (nil for none).
-  /// Reveal state, focus, caps lock and capture stay.
-  package mutating func startEntry(message: String?) {
+  /// Starts a new entry: wipes the field and shows `message` (nil for none);
+  /// `judgesStrength` false leaves the entry unjudged (a confirmation's
+  /// second). Reveal state, focus, caps lock and capture stay.
+  package mutating func startEntry(message: String?, judgesStrength: Bool = true) {
     field.clear()
     self.message = message
+    strengthLine.reset(isActive: judgesStrength)
+  }
+
+  /// Judges the field in full, when the entry is judged: true when it is
+  /// accepted (or not judged); else false, with every reason on the message
+  /// line and the text kept, for Enter.
+  package mutating func acceptsStrength() -> Bool {
+    guard let strength = strengthLine.verdict(of: field), !strength.isAccepted else {
+      return true
+    }
+    let reasons = strength.reasons.map(\.description).joined(separator: hintSeparator)
+    message = configuration.texts.strengthRefusedMessage(reasons: reasons)
+    return false
+  }
+
+  /// Judges the field again for the strength line, when an edit left it
+  /// stale, within `budget`: for the prompt after the edit's frame.
+  ///
+  /// - Returns: true when the line changed, so a frame should show it.
+  package mutating func judgeStrength(budget: StrengthBudget) -> Bool {
+    guard strengthLine.isStale else { return false }
+    return strengthLine.judge(field, budget: budget)
   }
 
   /// Wipes the text, for a prompt that ends without taking it.
@@ -285,8 +328,15 @@ package struct PromptField: ~Copyable {
   private mutating func take(_ reaction: FieldEditor.Reaction) -> Reaction {
     var taken = Reaction()
     taken.editedFrom = reaction.editedFrom
+    if reaction.editedFrom != nil { strengthLine.fieldChanged() }
     switch reaction.conclusion {
-    case .submit?: taken.outcome = .submit
+    case .submit?:
+      guard acceptsStrength() else {
+        // Refused as a short entry is: the text stays, the reasons show.
+        taken.ringsBell = true
+        return taken
+      }
+      taken.outcome = .submit
     case .cancel(let cancellation)?: taken.outcome = .cancel(cancellation)
     case nil: break
     }
@@ -320,8 +370,9 @@ package struct PromptField: ~Copyable {
   // MARK: What to show under the field
 
   /// The lines under the field, top to bottom: the message, the caps-lock
-  /// warning (when `line` says to show it), `annotation` (a caller's own line,
-  /// such as a pinentry's quality bar), and the hint.
+  /// warning (when `line` says to show it), the strength line (when the entry
+  /// is judged and holds text), `annotation` (a caller's own line, such as a
+  /// pinentry's quality bar), and the hint.
   package func statusLines(for line: DisplayLine, annotation: String? = nil) -> [PromptStatusLine] {
     var lines: [PromptStatusLine] = []
     statusLines(for: line, annotation: annotation, into: &lines)
@@ -339,6 +390,9 @@ package struct PromptField: ~Copyable {
     if line.showsCapsLockHint {
       lines.append(PromptStatusLine(configuration.texts.capsLock, style: .warning))
     }
+    if let strength = strengthLine.text {
+      lines.append(PromptStatusLine(strength, style: .warning))
+    }
     if let annotation { lines.append(PromptStatusLine(annotation, style: .warning)) }
     if configuration.showsHint {
       lines.append(PromptStatusLine(line.isRevealed ? revealedHint : maskedHint, style: .hint))
@@ -348,7 +402,8 @@ package struct PromptField: ~Copyable {
   /// The most lines ``statusLines(for:annotation:)`` returns, so a renderer can
   /// make room for them once instead of scrolling while text is revealed.
   package func maximumStatusLineCount(annotating: Bool) -> Int {
-    2 + (annotating ? 1 : 0) + (configuration.showsHint ? 1 : 0)
+    2 + (configuration.strength != nil ? 1 : 0) + (annotating ? 1 : 0)
+      + (configuration.showsHint ? 1 : 0)
   }
 
   private static func hint(

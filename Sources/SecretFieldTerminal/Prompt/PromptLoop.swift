@@ -64,8 +64,12 @@ struct PromptLoop: ~Copyable {
     terminal: borrowing TerminalDevice, annotates: Bool, field: consuming SecretFieldState? = nil
   ) throws(TerminalError) {
     var field = field
+    let strengthLine = try PromptField.makeStrengthLine(
+      configuration: configuration, locale: locale)
     if field == nil { field = try PromptField.makeField(configuration: configuration) }
-    editor = PromptField(configuration: configuration, locale: locale, field: field.take()!)
+    editor = PromptField(
+      configuration: configuration, locale: locale, field: field.take()!,
+      strengthLine: strengthLine)
     renderer = PromptRenderer(
       configuration: configuration, locale: locale,
       statusLineCapacity: editor.maximumStatusLineCount(annotating: annotates))
@@ -97,7 +101,7 @@ struct PromptLoop: ~Copyable {
       if !isSecondEntry {
         firstEntry = consume entry
         isSecondEntry = true
-        editor.startEntry(message: nil)
+        editor.startEntry(message: nil, judgesStrength: false)
         renderer.startEntry(prompt: confirmation.prompt)
         continue
       }
@@ -419,7 +423,24 @@ extension PromptLoop: TerminalEventHandler {
       renderer.startOnFreshLine()
       try draw(annotate: annotate)
     }
-    return .proceed
+    return judgeStrength() ? .redraw : .proceed
+  }
+
+  /// Judges the field for the strength line when an edit left it stale:
+  /// here, before the wait, the edit's frame is on the screen already, and
+  /// only while no key or signal waits, so the next key's echo never waits
+  /// for an estimate (the key's own turn comes back here). Cut off by
+  /// `StrengthBudget.keystroke`; Enter judges in full.
+  ///
+  /// - Returns: true when the line changed and a frame should show it.
+  mutating func judgeStrength() -> Bool {
+    guard editor.strengthLine.isStale, !jobs.isWaitingForForeground,
+      wakeDescriptors.count == 2,
+      case .success(let waiting) = Platform.poll(
+        wakeDescriptors[0], wakeDescriptors[1], nil, timeoutMilliseconds: 0),
+      waiting.readable == 0, !waiting.interrupted
+    else { return false }
+    return editor.judgeStrength(budget: .keystroke)
   }
 
   mutating func woke(

@@ -24,6 +24,11 @@ public struct PromptTexts: Sendable, Hashable {
   /// Shown when Enter is pressed before ``PromptConfiguration/minimumLength``
   /// characters; `{minimum}` stands for the number.
   public var tooShort = "Too short: use at least {minimum} characters."
+  /// The label of the strength line (``PromptConfiguration/strength``).
+  public var strength = "Strength"
+  /// Shown when Enter is pressed on a password the strength rules refuse;
+  /// `{reasons}` stands for the reasons, joined by the hint's separator.
+  public var strengthRefused = "Not accepted: {reasons}."
   /// Shown when the terminal sent bytes that are not UTF-8.
   public var invalidText = "The terminal sent text that is not UTF-8; nothing was typed."
   /// Shown when a paste holds a line break before its end.
@@ -50,6 +55,11 @@ public struct PromptTexts: Sendable, Hashable {
   /// ``tooShort`` with the number in place of `{minimum}`.
   public func tooShortMessage(minimum: Int) -> String {
     Self.replacing("{minimum}", in: tooShort, with: String(minimum))
+  }
+
+  /// ``strengthRefused`` with `reasons` in place of `{reasons}`.
+  public func strengthRefusedMessage(reasons: String) -> String {
+    Self.replacing("{reasons}", in: strengthRefused, with: reasons)
   }
 
   /// ``revealRefusedBecause`` with `reason` in place of `{reason}`.

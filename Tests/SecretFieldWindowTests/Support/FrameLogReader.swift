@@ -46,6 +46,8 @@ struct Frame: CustomStringConvertible {
   /// What the display protects, as the dialog's line says it
   /// (`x11-keyboard-held`, `wayland-shortcuts-inhibited`...).
   var protection: String { fields["protection"] ?? "" }
+  /// The strength line's verdict: `accepted`, `refused`, or `none` (no line).
+  var strength: String { fields["strength"] ?? "" }
 }
 
 /// Reads a display's frame log as the windows append to it: each wait is
