@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A program under test, run in a pseudo-terminal the way a shell runs a job,
 /// with a terminal emulator reading its screen.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 /// A terminal password agent, ours or systemd's, and what it was seen to do.

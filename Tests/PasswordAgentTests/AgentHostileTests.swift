@@ -3,6 +3,7 @@ import Glibc
 import PTYSupport
 import PasswordAgent
 import SecureMemory
+import TestSupport
 import Testing
 
 /// What an attack on `secretfield agent` tried, each in a private mount

@@ -262,9 +262,9 @@ struct TerminalPinentryNonEndingTests {
       (["--help"], "Usage: pinentry-secretfield"), (["--version"], "pinentry-secretfield 0.1.0"),
     ] {
       let output = try Pipe()
-      let process = try ChildProcess(
-        pinentrySecretfield, arguments: arguments, environment: [],
-        standardOutput: output.writeEnd)
+      let process = try TestProcess(
+        [pinentrySecretfield] + arguments, environment: .exactly([:]), standardInput: .inherit,
+        standardOutput: .descriptor(output.writeEnd), standardError: .inherit)
       output.closeWriteEnd()
       #expect(String(decoding: output.receiveAll(), as: UTF8.self).hasPrefix(expected))
       #expect(process.exitCode == 0)

@@ -1,6 +1,7 @@
 import PinentryTerminal
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 @Suite(

@@ -136,8 +136,9 @@ struct TerminalPinentryRealFaultTests {
     let directory = try FaultDirectory()
     let start = TerminalPinentryDriver.start(
       "/usr/bin/python3", arguments: ["-c", "import os; os.abort()"], coreDumpsIn: directory.path)
-    let process = try ChildProcess(
-      start.path, arguments: start.arguments, environment: ["PATH=/usr/bin:/bin"])
+    let process = try TestProcess(
+      [start.path] + start.arguments, environment: .exactly(["PATH": "/usr/bin:/bin"]),
+      standardInput: .inherit, standardOutput: .inherit, standardError: .inherit)
     try #require(process.waitForEnd(), "python3 aborts")
     #expect(process.terminatingSignal == SIGABRT)
     #expect(process.dumpedCore)

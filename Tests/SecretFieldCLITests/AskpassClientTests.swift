@@ -1,5 +1,6 @@
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 /// The real callers of the askpass, run as a user runs them from a shell: the
@@ -19,11 +20,11 @@ struct AskpassClientTests {
     let key = directory.path + "/key"
     let passphrase = "correct horse é"
     let made = try runProgram(
-      "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", passphrase, "-C", "sf-test", "-f", key],
-      environment: ["PATH": "/usr/bin:/bin"])
+      ["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", "sf-test", "-f", key],
+      environment: .exactly(["PATH": "/usr/bin:/bin"]))
     try #require(made.status == 0, "\(made.error)")
     let fingerprint = try runProgram(
-      "/usr/bin/ssh-keygen", ["-lf", key + ".pub"], environment: ["PATH": "/usr/bin:/bin"]
+      ["/usr/bin/ssh-keygen", "-lf", key + ".pub"], environment: .exactly(["PATH": "/usr/bin:/bin"])
     ).output.split(separator: " ")[1]
     let agent = try SSHAgent(in: directory)
     defer { agent.stop() }
@@ -74,8 +75,8 @@ struct AskpassClientTests {
     let plain = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
     try #require(
       try runProgram(
-        "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "sf-test", "-f", key],
-        environment: plain
+        ["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "sf-test", "-f", key],
+        environment: .exactly(plain)
       ).status == 0)
     let message = directory.path + "/message"
     try "hello\n".write(toFile: message)
@@ -95,14 +96,14 @@ struct AskpassClientTests {
     var waited = 0
     while waited < 3000 {
       if access(socket, F_OK) == 0,
-        try runProgram("/usr/bin/ssh-add", ["-l"], environment: client).status != 2
+        try runProgram(["/usr/bin/ssh-add", "-l"], environment: .exactly(client)).status != 2
       {
         break
       }
       usleep(10_000)
       waited += 1
     }
-    let added = try runProgram("/usr/bin/ssh-add", ["-c", key], environment: client)
+    let added = try runProgram(["/usr/bin/ssh-add", "-c", key], environment: .exactly(client))
     try #require(added.status == 0, "\(added.error)")
 
     for (round, (answer, signs)) in [("n", false), ("y", true)].enumerated() {

@@ -52,12 +52,12 @@ struct CredentialResidueTests {
     let denied = KeyringOracle.run(asNobody, program: "/usr/bin/setpriv")
     #expect(denied.status != 0)
     #expect(denied.output.isEmpty)
-    #expect(String(decoding: denied.error, as: UTF8.self).contains("Permission denied"))
+    #expect(denied.error.contains("Permission denied"))
 
     #expect(KeyringOracle.setPermissions(name, KernelKeyring.permissions | 0x03))
     let allowed = KeyringOracle.run(asNobody, program: "/usr/bin/setpriv")
     #expect(allowed.status == 0)
-    #expect(allowed.output == Array("not for nobody".utf8))
+    #expect(allowed.outputBytes == Array("not for nobody".utf8))
   }
 
   @Test(
@@ -71,12 +71,12 @@ struct CredentialResidueTests {
       "/usr/bin/env", "-i", "HOME=\(directory.path)", "PATH=/usr/bin:/bin",
       "GIT_CONFIG_NOSYSTEM=1", "/usr/bin/git", "credential-cache", "--socket", socket,
     ]
-    defer { _ = TestSupport.runProgram(git + ["exit"]) }
-    let stored = TestSupport.runProgram(
+    defer { _ = try? runProgram(git + ["exit"]) }
+    let stored = try runProgram(
       git + ["--timeout", "120", "store"],
       input: Array("protocol=https\nhost=cache.invalid\nusername=alice\npassword=".utf8)
         + marker.plainBytesForControl() + Array("\n\n".utf8))
-    try #require(stored.status == 0, "\(String(decoding: stored.error, as: UTF8.self))")
+    try #require(stored.status == 0, "\(stored.error)")
     let daemons = processIDs().filter { pid in
       (try? readText("/proc/\(pid)/cmdline")).map {
         $0.contains("credential-cache--daemon") && $0.contains(socket)

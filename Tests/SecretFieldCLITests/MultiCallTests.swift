@@ -1,6 +1,7 @@
 import Glibc
 import PTYSupport
 import SecretFieldCLI
+import TestSupport
 import Testing
 
 /// The package ships one binary, `secretfield`, and installs
@@ -55,7 +56,7 @@ struct MultiCallTests {
     let directory = try ShortTemporaryDirectory()
     let path = directory.path + "/" + link.name
     try #require(symlink(builtExecutable("secretfield"), path) == 0)
-    let run = try runProgram(path, ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+    let run = try runProgram([path, "--version"], environment: .exactly(["PATH": "/usr/bin:/bin"]))
     #expect(run.status == 0, "\(run.error)")
     #expect(run.output.hasPrefix(link.version + " "), "\(run.output)")
   }

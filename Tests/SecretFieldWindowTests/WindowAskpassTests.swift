@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// The askpass in a window, on a display of each test's own (Xvfb, and a
@@ -176,7 +177,7 @@ struct WindowAskpassTests {
       $0.processID == Int(askpass.processID) && $0.kind == "message"
     }
     // ssh ends the notice with SIGTERM once the key was touched.
-    askpass.terminate()
+    askpass.signal(SIGTERM)
     let run = try askpass.finish()
     #expect(run.status == 128 + SIGTERM, "\(run.error)")
     #expect(run.output == "")

@@ -14,7 +14,7 @@ final class WindowGitSetup {
   let directory: String
   let baseURL: String
   let host: String
-  private let server: SpawnedProgram
+  private let server: TestProcess
 
   /// The server's program, kept with the install test's checks.
   static let script =
@@ -40,22 +40,23 @@ final class WindowGitSetup {
       ],
       ["git", "clone", "-q", "--bare", work, directory + "/repositories/a.git"],
     ] {
-      let run = try runProgram(step, environment: plain)
+      let run = try runProgram(step, environment: .changed(plain))
       guard run.status == 0 else { throw WindowTestError(description: "\(step): \(run.error)") }
     }
     try "".write(toFile: directory + "/requests.log", atomically: false, encoding: .utf8)
     let accounts = try JSONSerialization.data(withJSONObject: ["a.git": [user, password]])
     try accounts.write(to: URL(fileURLWithPath: directory + "/accounts.json"))
-    server = try SpawnedProgram(
+    server = try TestProcess(
       [
         "/usr/bin/python3", Self.script, directory + "/repositories",
         directory + "/accounts.json", directory + "/requests.log",
       ], environment: ["PYTHONDONTWRITEBYTECODE": "1"])
     // The server prints its port once it listens: the event to wait for.
-    guard server.waitForStandardOutput(containing: "\n") else {
+    guard server.waitForOutput(containing: "\n") else {
       throw WindowTestError(description: "the git server did not start")
     }
-    let port = server.standardOutputSoFar().trimmingCharacters(in: .whitespacesAndNewlines)
+    let port = String(decoding: server.outputSoFar(), as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines)
     host = "127.0.0.1:\(port)"
     baseURL = "http://" + host
     guard symlink(WindowTestEnvironment.productsDirectory + "/secretfield", helper) == 0 else {
@@ -65,7 +66,7 @@ final class WindowGitSetup {
 
   deinit {
     for user in ["alice", "bob"] { KeyringOracle.remove(cachedKeyName(user: user)) }
-    server.forceQuit()
+    server.signal(SIGKILL)
     _ = try? server.finish(within: .seconds(10))
     try? FileManager.default.removeItem(atPath: directory)
   }
@@ -87,7 +88,7 @@ final class WindowGitSetup {
   /// `git clone URL` into a new directory, started on `display` with no
   /// terminal (a session of its own), as an editor or a desktop tool runs
   /// git: the helper asks in the window.
-  func clone(_ url: String, into name: String, display: TestDisplay) throws -> SpawnedProgram {
+  func clone(_ url: String, into name: String, display: TestDisplay) throws -> TestProcess {
     try display.start(
       [
         "-c", "credential.helper=", "-c", "credential.helper=\(helper)", "clone", "-q", url,

@@ -65,7 +65,7 @@ struct WindowExitResidueTests {
     try display.focusWindow(named: "password-entry")
     let password = try counter.absentPassword(in: entry.processID)
     try display.type(password)
-    #expect(entry.waitForStandardError(containing: "length 24"), "the entry has the text")
+    #expect(entry.waitForError(containing: "length 24"), "the entry has the text")
     let hold = try counter.holdAtExit(entry.processID, password: password)
     try display.key("Return")
     let atExit = try hold.counts()

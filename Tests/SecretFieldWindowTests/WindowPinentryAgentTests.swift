@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A GnuPG home under `/tmp` with a short path (the agent's socket path must
@@ -52,9 +53,9 @@ struct WindowPinentryAgentTests {
   func getPassphraseThroughTheWindow(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
     let home = try WindowGnuPGHome()
-    let client = try SpawnedProgram(
+    let client = try TestProcess(
       ["gpg-connect-agent", "GET_PASSPHRASE --data X X Passphrase: Unlock%20the%20key", "/bye"],
-      environment: home.environment(display: display), newSession: true)
+      environment: .changed(home.environment(display: display)), newSession: true)
     try display.focusWindow(named: WindowPinentryTests.title)
     try display.type("agent pass%phrase")
     try display.key("Return")
@@ -67,11 +68,11 @@ struct WindowPinentryAgentTests {
   func qualityBarThroughTheWindow() throws {
     let display = try TestDisplay()
     let home = try WindowGnuPGHome()
-    let client = try SpawnedProgram(
+    let client = try TestProcess(
       [
         "gpg-connect-agent", "GET_PASSPHRASE --data --qualitybar X X Passphrase: New%20key", "/bye",
       ],
-      environment: home.environment(display: display), newSession: true)
+      environment: .changed(home.environment(display: display)), newSession: true)
     try display.focusWindow(named: WindowPinentryTests.title)
     try display.type("Tr0ub4dor&3 horse staple")
     try display.waitForFrame("the passphrase") { $0.cells == 24 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// What the window does against other programs on the display: on X11 it
@@ -75,15 +76,15 @@ struct WindowProtectionTests {
     _ = try plain.finish()
 
     // A client holds the keyboard until the test lets it go.
-    let holder = try SpawnedProgram(
+    let holder = try TestProcess(
       [grabber.path, "hold"], environment: ["DISPLAY": display.name])
-    #expect(holder.waitForStandardOutput(containing: "0"), "the holder has the keyboard")
+    #expect(holder.waitForOutput(containing: "0"), "the holder has the keyboard")
     let window = try startWindow(["askpass"], display: display)
     let warnedFrame = try display.waitForFrame("the grab failed") {
       $0.processID == Int(window.processID) && $0.protection == "x11-keyboard-not-held"
     }
     let warned = try display.screenshot(artifact: "window-grab-failed")
-    holder.terminate()
+    holder.signal(SIGTERM)
     _ = try holder.finish()
     try display.focusNewWindow(named: Self.title, after: [first])
     try display.key("Escape")
@@ -98,17 +99,17 @@ struct WindowProtectionTests {
     let display = try TestDisplay()
     let listener = try CompiledProgram(
       name: "raw-keys", source: Self.rawKeySource, packages: ["x11", "xi"])
-    let reader = try SpawnedProgram([listener.path], environment: ["DISPLAY": display.name])
-    #expect(reader.waitForStandardOutput(containing: "listening"))
+    let reader = try TestProcess([listener.path], environment: ["DISPLAY": display.name])
+    #expect(reader.waitForOutput(containing: "listening"))
     let window = try startWindow(["askpass"], display: display)
     try display.focusWindow(named: Self.title)
     try display.waitForFrame("the grab held") { $0.protection == "x11-keyboard-held" }
     try display.type("hunter22")
     // Eight key presses, each seen by the other client despite the grab.
-    #expect(reader.waitForStandardOutput(containing: "press 8"), "the raw events were read")
+    #expect(reader.waitForOutput(containing: "press 8"), "the raw events were read")
     try display.key("Return")
     let run = try window.finish()
-    reader.terminate()
+    reader.signal(SIGTERM)
     _ = try reader.finish()
     #expect(run.output == "hunter22\n")
   }
@@ -165,7 +166,7 @@ struct WindowProtectionTests {
     try display.focusNewWindow(named: Self.title, after: seen)
     try display.type("Zq9#xW!")
     try display.waitForFrame("the recorder seen") { $0.cells == 7 && $0.showsRecording }
-    recorder.terminate()
+    recorder.signal(SIGTERM)
     _ = try recorder.finish()
     try display.waitForFrame("the recorder gone") { !$0.showsRecording }
     let masked = try display.screenshot(artifact: "recorder-gone")
@@ -203,7 +204,7 @@ struct WindowProtectionTests {
       masked.append(Self.field(of: after))
       try display.key("Escape")
       _ = try window.finish()
-      recorder.terminate()
+      recorder.signal(SIGTERM)
       _ = try recorder.finish()
     }
     #expect(!Self.same(revealed[0], revealed[1]), "the control: revealed, the characters are drawn")
@@ -236,7 +237,7 @@ struct WindowProtectionTests {
   /// own, which the windows of this suite are told is a recorder's
   /// (``recorderEnvironment``). A known recorder's name would reach the
   /// windows of the tests that run beside this one.
-  static func startRecorderStandIn(name: String) throws -> SpawnedProgram {
+  static func startRecorderStandIn(name: String) throws -> TestProcess {
     let directory = NSTemporaryDirectory() + "secretfield-recorder-\(getpid())"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/" + name
@@ -244,7 +245,7 @@ struct WindowProtectionTests {
       try FileManager.default.createSymbolicLink(
         atPath: path, withDestinationPath: WindowTestEnvironment.path(of: "sleep") ?? "/bin/sleep")
     }
-    return try SpawnedProgram([path, "120"])
+    return try TestProcess([path, "120"])
   }
 
   /// Asks for the keyboard as a client of the display (`XGrabKeyboard`),

@@ -145,7 +145,7 @@ struct WindowResidueTests {
   func blockedWriteLeavesNoCopy(_ writer: BlockedWriter, _ memory: FieldMemory) throws {
     let (marker, text) = Self.typedMarker()
     let display = try TestDisplay()
-    let program: SpawnedProgram
+    let program: TestProcess
     switch writer {
     case .askpass:
       program = try startWindow(
@@ -157,7 +157,7 @@ struct WindowResidueTests {
         input: "OPTION display=\(display.name)\nGETPIN\nBYE\n", holdsOutput: true)
       // The greeting and the option's OK are read; then nothing is, until
       // after the scan.
-      #expect(program.waitForStandardOutput(containing: "OK Pleased to meet you\nOK\n"))
+      #expect(program.waitForOutput(containing: "OK Pleased to meet you\nOK\n"))
     }
     let filler = try program.fillOutput()
     try display.focusWindow(
@@ -187,10 +187,10 @@ struct WindowResidueTests {
     let entry = try startWindow([], program: program.path, display: display)
     try display.focusWindow(named: "password-entry")
     try display.type(text)
-    #expect(entry.waitForStandardError(containing: "length 24"), "the entry has the text")
+    #expect(entry.waitForError(containing: "length 24"), "the entry has the text")
     let typed = try ResidueScanner(processID: entry.processID).scan(for: marker)
     try display.key("F2")
-    #expect(entry.waitForStandardError(containing: "visible 1"), "revealed")
+    #expect(entry.waitForError(containing: "visible 1"), "revealed")
     _ = try display.screenshot(artifact: "residue-gtk-revealed")
     let revealed = try ResidueScanner(processID: entry.processID).scan(for: marker)
     try display.key("Escape")

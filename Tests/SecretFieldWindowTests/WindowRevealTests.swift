@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// Reveal, Caps Lock and focus in the window, seen in its frames and its

@@ -237,13 +237,13 @@ struct KernelKeyringTests {
     let denied = KeyringOracle.run(asNobody, program: "/usr/bin/setpriv")
     #expect(denied.status != 0)
     #expect(denied.output.isEmpty)
-    #expect(String(decoding: denied.error, as: UTF8.self).contains("Permission denied"))
+    #expect(denied.error.contains("Permission denied"))
 
     // Control: the same reader, once others may view and read, gets the bytes.
     #expect(KeyringOracle.setPermissions(name, KernelKeyring.permissions | 0x03))
     let allowed = KeyringOracle.run(asNobody, program: "/usr/bin/setpriv")
     #expect(allowed.status == 0)
-    #expect(allowed.output == Array("not for nobody".utf8))
+    #expect(allowed.outputBytes == Array("not for nobody".utf8))
   }
 }
 

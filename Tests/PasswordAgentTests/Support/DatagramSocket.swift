@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PTYSupport
+import TestSupport
 
 /// An `AF_UNIX`/`SOCK_DGRAM` socket bound at a path, as an asker makes one,
 /// for the test to receive an agent's answer on. Dropping it closes and

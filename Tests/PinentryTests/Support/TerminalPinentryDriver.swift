@@ -24,7 +24,7 @@ final class TerminalPinentryDriver {
   let terminal: TerminalSession
   let requests: Pipe
   let responses: Pipe
-  let process: ChildProcess
+  let process: TestProcess
   private var reader: SecureLineReader
 
   /// Starts the terminal and the pinentry, reads the greeting, and sends the
@@ -46,11 +46,13 @@ final class TerminalPinentryDriver {
     requests = try Pipe()
     responses = try Pipe()
     let start = Self.start(program, arguments: arguments, coreDumpsIn: directory)
-    process = try ChildProcess(
-      start.path, arguments: start.arguments,
-      environment: ["TERM=xterm-256color", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + environment,
-      standardInput: requests.readEnd, standardOutput: responses.writeEnd,
-      standardError: standardError)
+    process = try TestProcess(
+      [start.path] + start.arguments,
+      environment: .entries(
+        ["TERM=xterm-256color", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + environment),
+      standardInput: .descriptor(requests.readEnd),
+      standardOutput: .descriptor(responses.writeEnd),
+      standardError: standardError.map { .descriptor($0) } ?? .inherit)
     requests.closeReadEnd()
     responses.closeWriteEnd()
     reader = try SecureLineReader(descriptor: responses.readEnd)

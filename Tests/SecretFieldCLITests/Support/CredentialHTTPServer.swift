@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PTYSupport
+import TestSupport
 
 /// A git server over HTTP that asks for basic authentication and checks the
 /// password: `git http-backend` behind a small Python server the test
@@ -15,7 +16,7 @@ final class CredentialHTTPServer {
   /// `127.0.0.1:PORT`, the host git sends its helper.
   let host: String
   private let directory: String
-  private let process = Process()
+  private let process: TestProcess
 
   /// Starts a server under `directory` with a repository for each entry of
   /// `accounts` (`"a.git": ("alice", "pw")`), each holding one commit.
@@ -31,49 +32,35 @@ final class CredentialHTTPServer {
         "-q", "--allow-empty", "-m", "first",
       ],
     ] {
-      let run = try runProgram("/usr/bin/git", step, environment: plain)
+      let run = try runProgram(["/usr/bin/git"] + step, environment: .exactly(plain))
       guard run.status == 0 else { throw HarnessError("git \(step): \(run.error)") }
     }
     for name in accounts.keys {
       let run = try runProgram(
-        "/usr/bin/git", ["clone", "-q", "--bare", work, root + "/" + name], environment: plain)
+        ["/usr/bin/git", "clone", "-q", "--bare", work, root + "/" + name],
+        environment: .exactly(plain))
       guard run.status == 0 else { throw HarnessError("git clone --bare: \(run.error)") }
     }
     try "".write(toFile: directory + "/requests.log")
     try Self.writeAccounts(accounts, to: directory + "/accounts.json")
 
-    let output = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      Self.script, root, directory + "/accounts.json", directory + "/requests.log",
-    ]
-    process.environment = [
-      "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
-    ]
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    process = try TestProcess(
+      [
+        "/usr/bin/python3", Self.script, root, directory + "/accounts.json",
+        directory + "/requests.log",
+      ],
+      environment: .exactly([
+        "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+      ]),
+      standardError: .null)
     // The server prints its port once it listens: the event to wait for.
-    var line: [UInt8] = []
-    while true {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      guard let first = byte.first else {
-        throw HarnessError("the test's HTTP server exited before it listened")
-      }
-      if first == 0x0A { break }
-      line.append(first)
+    guard process.waitForOutput(containing: "\n") else {
+      throw HarnessError("the test's HTTP server exited before it listened")
     }
+    let line = process.outputSoFar().prefix { $0 != 0x0A }
     let port = String(decoding: line, as: UTF8.self)
     host = "127.0.0.1:\(port)"
     baseURL = "http://" + host
-  }
-
-  deinit {
-    if process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
   }
 
   /// The server's program, kept with the install test's checks, which run it too.

@@ -1,5 +1,6 @@
 import Glibc
 import PTYSupport
+import TestSupport
 
 /// Keys as a terminal sends them, one write each.
 enum Key {

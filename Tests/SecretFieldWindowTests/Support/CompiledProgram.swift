@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A C program the tests compile for themselves with `cc` (and the flags
 /// `pkg-config` gives for `packages`), in a temporary directory of its own

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The kinds of display the window tests run on.
@@ -104,7 +105,7 @@ final class TestDisplay {
   func start(
     _ arguments: [String], program: String = WindowTestEnvironment.windowProgram,
     environment extra: [String: String?] = [:], input: String? = nil, holdsOutput: Bool = false
-  ) throws -> SpawnedProgram {
+  ) throws -> TestProcess {
     var variables = environment
     // No PipeWire unless a test names its own: a screencast on the machine
     // that runs the tests is no business of theirs.
@@ -113,8 +114,9 @@ final class TestDisplay {
       "PIPEWIRE_REMOTE": "/nonexistent/secretfield-tests/pipewire-0",
     ]) { $1 }
     variables.merge(extra) { $1 }
-    return try SpawnedProgram(
-      [program] + arguments, environment: variables, newSession: true, input: input,
+    return try TestProcess(
+      [program] + arguments, environment: .changed(variables),
+      standardInput: input.map { .text($0) } ?? .null, newSession: true,
       holdsOutput: holdsOutput)
   }
 
@@ -198,7 +200,7 @@ func startWindow(
   _ arguments: [String], program: String = WindowTestEnvironment.windowProgram,
   display: TestDisplay, environment: [String: String?] = [:], input: String? = nil,
   holdsOutput: Bool = false
-) throws -> SpawnedProgram {
+) throws -> TestProcess {
   try display.start(
     arguments, program: program, environment: environment, input: input,
     holdsOutput: holdsOutput)
