@@ -121,9 +121,7 @@ struct SecureBufferTransferTests {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
       do {
-        var original = try! SecureBuffer(capacity: 32)
-        marker.masked.withUnsafeBytes { try! original.append($0) }
-        original.withUnsafeMutableBytes { marker.unmask(in: $0) }
+        let original = marker.unmaskedInSecureBuffer(capacity: 32)
         do {
           let copy = try! SecureBuffer(copying: original)
           var appended = try! SecureBuffer(capacity: 4)
