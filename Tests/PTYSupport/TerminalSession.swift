@@ -324,6 +324,18 @@ public final class TerminalSession {
     return bytes(fromHex: reply["bytes"] as? String ?? "")
   }
 
+  /// What the program wrote to standard output (`.captured`), as UTF-8,
+  /// once it closed it.
+  public func standardOutput() throws -> String {
+    String(decoding: try capturedOutput(stream: 1), as: UTF8.self)
+  }
+
+  /// What the program wrote to standard error (`.captured`), as UTF-8, once
+  /// it closed it.
+  public func standardError() throws -> String {
+    String(decoding: try capturedOutput(stream: 2), as: UTF8.self)
+  }
+
   // MARK: Helpers
 
   private func snapshot(_ reply: [String: Any]) throws -> ScreenSnapshot {

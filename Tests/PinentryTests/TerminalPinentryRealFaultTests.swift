@@ -23,13 +23,7 @@ private let canRun =
 private final class FaultDirectory {
   let path: String
 
-  init() throws {
-    var template = Array("/tmp/sf-pinfault-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw HarnessError(what: "mkdtemp", errno: errno)
-    }
-    path = String(cString: made)
-  }
+  init() throws { path = try makeTemporaryDirectory(prefix: "sf-pinfault-") }
 
   /// The names in the directory, `.` and `..` left out.
   var entries: [String] { directoryEntries(path) }
@@ -53,9 +47,7 @@ struct TerminalPinentryRealFaultTests {
       environment: ["\(TestHook.faultVariable)=\(fault.rawValue)"],
       coreDumpsIn: directory.path, standardError: standardError.writeEnd)
     standardError.closeWriteEnd()
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["a", "b"])
     try driver.waitForMasks(2, prompt: "Passphrase:")
     let during = try driver.terminal.attributes()
@@ -110,9 +102,7 @@ struct TerminalPinentryRealFaultTests {
       environment: ["\(TestHook.faultVariable)=\(fault.rawValue)"],
       coreDumpsIn: directory.path, standardError: standardError.writeEnd)
     standardError.closeWriteEnd()
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["q", "z", "x", "\t"])
     try driver.terminal.waitForScreen("the passphrase revealed") {
       $0.cursorLine.hasPrefix("Passphrase: qzx")

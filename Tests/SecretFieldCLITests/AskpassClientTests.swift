@@ -16,7 +16,7 @@ struct AskpassClientTests {
     "ssh-add adds a passphrase-protected key with the passphrase typed into our prompt; a wrong one does not",
     .enabled(if: hasOpenSSH, "needs openssh-client"))
   func sshAdd() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let key = directory.path + "/key"
     let passphrase = "correct horse é"
     let made = try runProgram(
@@ -70,7 +70,7 @@ struct AskpassClientTests {
     "ssh-agent asks our askpass to confirm each use of a key added with ssh-add -c: y signs, n refuses",
     .enabled(if: hasOpenSSH, "needs openssh-client"))
   func sshAgentConfirm() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let key = directory.path + "/key"
     let plain = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
     try #require(
@@ -129,7 +129,7 @@ struct AskpassClientTests {
   /// `git credential fill` with no helper: git asks GIT_ASKPASS for the user
   /// name and the password (GIT_TERMINAL_PROMPT=0 keeps it from falling back
   /// to its own terminal prompt).
-  func gitCredentialFill(in directory: ShortTemporaryDirectory) throws -> TerminalSession {
+  func gitCredentialFill(in directory: TemporaryDirectory) throws -> TerminalSession {
     var options = TerminalSession.Options()
     options.environment = [
       "GIT_ASKPASS": secretfieldAskpass, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
@@ -147,7 +147,7 @@ struct AskpassClientTests {
     "git with GIT_ASKPASS receives the user name and password typed into our prompt",
     .enabled(if: hasGit, "needs git"))
   func gitCredential() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try gitCredentialFill(in: directory)
     let asked = try session.waitForText("Username for 'https://example.invalid':")
     #expect(asked.shows("Tab show · Enter OK · Esc cancel"), "our askpass asks: \(asked)")
@@ -165,7 +165,7 @@ struct AskpassClientTests {
     "control: cancelling our prompt leaves git without a password",
     .enabled(if: hasGit, "needs git"))
   func gitCancelled() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try gitCredentialFill(in: directory)
     try session.waitForText("Username for 'https://example.invalid':")
     try session.type("alice\r")

@@ -103,7 +103,7 @@ struct DoctorTests {
     "fs.suid_dumpable at 1 falls short and exits 1; at 0 and 2 (the controls) it holds",
     .enabled(if: getuid() == 0, "needs root for a private mount namespace"))
   func suidDumpable() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     for (mode, mark, status) in [("1", "SHORT", Int32(1)), ("0", "ok", 0), ("2", "ok", 0)] {
       // The machine's sysctl stays as it is: the doctor reads a file bound
       // over it in a mount namespace of its own.
@@ -128,7 +128,7 @@ struct DoctorTests {
     "under a seccomp filter that refuses memfd_secret the line says a sandbox forbids it, not the kernel; without the filter (the control) it holds"
   )
   func secretMemoryForbiddenBySandbox() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let launcher = try buildSeccompLauncher(in: directory.path)
     let filtered = DoctorReport(
       try runProgram(

@@ -53,7 +53,7 @@ struct MultiCallTests {
       Link(name: "secretfield", version: "secretfield"),
     ])
   func link(_ link: Link) throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let path = directory.path + "/" + link.name
     try #require(symlink(builtExecutable("secretfield"), path) == 0)
     let run = try runProgram([path, "--version"], environment: .exactly(["PATH": "/usr/bin:/bin"]))

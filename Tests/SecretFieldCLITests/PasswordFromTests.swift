@@ -37,7 +37,7 @@ func runTool(
 struct PasswordFromTests {
   @Test("env, file, fd, stdin, cmd and credential each give the password, exit 0")
   func eachScheme() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let file = directory.path + "/pw"
     try "from file\nsecond\n".write(toFile: file)
     try "from credential\n".write(toFile: directory.path + "/tool-pw")
@@ -143,7 +143,7 @@ struct PasswordFromTests {
 
   @Test("a file others can write is refused (exit 1); one others can read is taken with a warning")
   func fileModes() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let file = directory.path + "/pw"
     try "pw\n".write(toFile: file)
     chmod(file, 0o644)

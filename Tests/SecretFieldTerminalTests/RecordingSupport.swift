@@ -24,60 +24,6 @@ let defaultTestEnvironment = [
   "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHELL": "/bin/sh",
 ]
 
-/// A fresh directory under `/tmp` with a short path (tmux's socket path is
-/// limited to 107 bytes), removed by `deinit`.
-final class TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    var template = Array("/tmp/sf-rec-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
-    }
-    path = String(cString: made)
-  }
-
-  deinit { _ = try? runMerged(["/bin/rm", "-rf", path]) }
-
-  /// Writes `text` to the file `name` in the directory, with `mode`.
-  func write(_ name: String, _ text: String, mode: mode_t = 0o644) throws -> String {
-    let file = path + "/" + name
-    let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-    guard descriptor >= 0 else { throw HarnessError("open \(file): \(errno)") }
-    defer { close(descriptor) }
-    var text = text
-    _ = text.withUTF8 { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-    return file
-  }
-
-  /// The content of the file `name`, or nil while it does not exist.
-  func read(_ name: String) -> String? {
-    let descriptor = open(path + "/" + name, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var content: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if got <= 0 { break }
-      content += chunk[..<got]
-    }
-    return String(decoding: content, as: UTF8.self)
-  }
-
-  /// Waits until the file `name` exists, and returns its content. The
-  /// deadline bounds a hang.
-  func waitForFile(_ name: String) throws -> String {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while ContinuousClock.now < deadline {
-      if let content = read(name) { return content }
-      var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-      nanosleep(&pause, nil)
-    }
-    throw HarnessError("\(path)/\(name) never appeared")
-  }
-}
-
 /// A tmux server of the test's own, on a socket in a temporary directory,
 /// started without the user's configuration and with an environment that has
 /// nothing of the test run's.

@@ -189,6 +189,6 @@ struct WindowAccessibilityTests {
     finally:
         child.kill()
         child.wait()
-        launcher.signal(SIGTERM)
+        launcher.terminate()
     """#
 }

@@ -19,13 +19,10 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func typingThenEnter(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass", "Passphrase for key:"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(
+      ["askpass", "Passphrase for key:"], display: display, title: Self.title)
     try display.type("hunter2 é")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "hunter2 é\n")
+    try display.submit(window, expecting: "hunter2 é\n")
   }
 
   @Test(
@@ -33,17 +30,13 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func editingInTheMiddle(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("hunter2")
     try display.key("Left", "Left", "BackSpace")
     try display.type("X")
     try display.key("Home", "Delete", "End", "BackSpace")
     try display.type("9")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "untXr9\n")
+    try display.submit(window, expecting: "untXr9\n")
   }
 
   @Test(
@@ -51,8 +44,7 @@ struct WindowAskpassTests {
   )
   func escapeCancels(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass", "Password:"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass", "Password:"], display: display, title: Self.title)
     try display.type("secret")
     try display.key("Escape")
     let run = try window.finish()
@@ -66,29 +58,21 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func clipboardKeysRefused(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("abc")
     try display.key("ctrl+a", "ctrl+c", "ctrl+x", "ctrl+v", "End")
     try display.type("d")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "abcd\n")
+    try display.submit(window, expecting: "abcd\n")
   }
 
   @Test("every cut key keeps the text: Ctrl+A then Shift+Delete empties nothing")
   func everyCutKeyRefused() throws {
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("abc")
     try display.key("ctrl+a", "shift+Delete", "ctrl+Insert", "shift+Insert", "End")
     try display.type("d")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "abcd\n")
+    try display.submit(window, expecting: "abcd\n")
   }
 
   @Test(
@@ -153,15 +137,11 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func terminalAskpassOpensTheWindow(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(
+    let window = try openWindow(
       ["Enter passphrase for /tmp/k:"], program: WindowTestEnvironment.askpassProgram,
-      display: display)
-    try display.focusWindow(named: Self.title)
+      display: display, title: Self.title)
     try display.type("correct horse")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "correct horse\n")
+    try display.submit(window, expecting: "correct horse\n")
   }
 
   @Test(
@@ -169,10 +149,9 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func noticeInTheWindow(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let askpass = try startWindow(
+    let askpass = try openWindow(
       ["Confirm user presence for key ED25519-SK"], program: WindowTestEnvironment.askpassProgram,
-      display: display, environment: ["SSH_ASKPASS_PROMPT": "none"])
-    try display.focusWindow(named: Self.title)
+      display: display, environment: ["SSH_ASKPASS_PROMPT": "none"], title: Self.title)
     try display.waitForFrame("the notice") {
       $0.processID == Int(askpass.processID) && $0.kind == "message"
     }

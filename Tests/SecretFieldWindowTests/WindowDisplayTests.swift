@@ -160,10 +160,7 @@ struct WindowDisplayTests {
     try display.focusWindow(named: "secretfield-askpass")
     try display.waitForFrame("the window") { $0.processID == Int(window.processID) }
     try display.type("hunter2")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "hunter2\n")
+    let run = try display.submit(window, expecting: "hunter2\n")
     #expect(!run.error.contains("cannot open"), "\(run.error)")
     #expect(server.dropped == 4)
   }

@@ -30,8 +30,9 @@ struct WindowExitResidueTests {
   func nothingLeftAfterSubmit(_ shown: Shown, _ memory: WindowResidueTests.FieldMemory) throws {
     let counter = try MarkerCounter()
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display, environment: memory.environment)
-    try display.focusWindow(named: WindowAskpassTests.title)
+    let window = try openWindow(
+      ["askpass"], display: display, environment: memory.environment,
+      title: WindowAskpassTests.title)
     let password = try counter.absentPassword(in: window.processID)
     try display.type(password)
     try display.waitForFrame("24 masks") { $0.cells == 24 }
@@ -61,8 +62,7 @@ struct WindowExitResidueTests {
     let counter = try MarkerCounter()
     let program = try WindowResidueTests.passwordEntryProgram()
     let display = try TestDisplay()
-    let entry = try startWindow([], program: program.path, display: display)
-    try display.focusWindow(named: "password-entry")
+    let entry = try openWindow([], program: program.path, display: display, title: "password-entry")
     let password = try counter.absentPassword(in: entry.processID)
     try display.type(password)
     #expect(entry.waitForError(containing: "length 24"), "the entry has the text")

@@ -11,11 +11,7 @@ final class WindowGnuPGHome {
   let path: String
 
   init() throws {
-    var template = Array("/tmp/sfw.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    path = String(cString: made)
+    path = try makeTemporaryDirectory(prefix: "sfw.")
     let wrapper = path + "/pinentry"
     try "#!/bin/sh\nexec '\(WindowTestEnvironment.windowProgram)' pinentry \"$@\"\n"
       .write(toFile: wrapper, atomically: false, encoding: .utf8)
@@ -58,10 +54,7 @@ struct WindowPinentryAgentTests {
       environment: .changed(home.environment(display: display)), newSession: true)
     try display.focusWindow(named: WindowPinentryTests.title)
     try display.type("agent pass%phrase")
-    try display.key("Return")
-    let run = try client.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "D agent pass%25phrase\nOK\n")
+    try display.submit(client, expecting: "D agent pass%25phrase\nOK\n")
   }
 
   @Test("GET_PASSPHRASE --qualitybar: the agent answers the window's quality inquiries")
@@ -77,9 +70,6 @@ struct WindowPinentryAgentTests {
     try display.type("Tr0ub4dor&3 horse staple")
     try display.waitForFrame("the passphrase") { $0.cells == 24 }
     _ = try display.screenshot(artifact: "pinentry-agent-quality")
-    try display.key("Return")
-    let run = try client.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "D Tr0ub4dor&3 horse staple\nOK\n")
+    try display.submit(client, expecting: "D Tr0ub4dor&3 horse staple\nOK\n")
   }
 }

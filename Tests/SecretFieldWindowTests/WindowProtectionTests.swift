@@ -20,14 +20,10 @@ struct WindowProtectionTests {
   @Test("dead keys and compose type the characters they make")
   func deadKeysAndCompose() throws {
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("ab")
     try display.key("dead_acute", "e", "Multi_key", "o", "e", "dead_diaeresis", "u")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "abéœü\n")
+    try display.submit(window, expecting: "abéœü\n")
   }
 
   @Test("while the dialog is up no other client can grab the keyboard; before and after it can")
@@ -36,8 +32,7 @@ struct WindowProtectionTests {
     let grabber = try Self.grabProgram()
     // The control: the same grab, with no dialog, succeeds (GrabSuccess, 0).
     #expect(try Self.grab(grabber, on: display) == "0")
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("ab")
     let frame = try display.waitForFrame("two masks") { $0.cells == 2 }
     #expect(frame.protection == "x11-keyboard-held", "the line says it: \(frame)")
@@ -51,15 +46,11 @@ struct WindowProtectionTests {
   @Test("the focus taken away mid-password: the rest of it still reaches the field")
   func keysFollowTheGrabNotTheFocus() throws {
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("hunt")
     try display.focusAway()
     try display.type("er2")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "hunter2\n")
+    try display.submit(window, expecting: "hunter2\n")
   }
 
   @Test("a keyboard another client holds: the dialog says the grab failed")
@@ -101,8 +92,7 @@ struct WindowProtectionTests {
       name: "raw-keys", source: Self.rawKeySource, packages: ["x11", "xi"])
     let reader = try TestProcess([listener.path], environment: ["DISPLAY": display.name])
     #expect(reader.waitForOutput(containing: "listening"))
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.waitForFrame("the grab held") { $0.protection == "x11-keyboard-held" }
     try display.type("hunter22")
     // Eight key presses, each seen by the other client despite the grab.
@@ -126,8 +116,7 @@ struct WindowProtectionTests {
         : [
           "seat * shortcuts_inhibitor disable"
         ])
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     let expected = allowed ? "wayland-shortcuts-inhibited" : "wayland-shortcuts-not-inhibited"
     let frame = try display.waitForFrame(expected) { $0.isFocused && $0.protection == expected }
     _ = try display.screenshot(artifact: "window-wayland-\(expected)")
@@ -140,23 +129,9 @@ struct WindowProtectionTests {
   func recorderRefusesReveal() throws {
     let display = try TestDisplay()
     let recorder = try Self.startRecorderStandIn(name: Self.refusingRecorder)
-    var fields: [[UInt8]] = []
-    var seen: [String] = []
-    for (name, password) in [("recorder-a", "hunter2"), ("recorder-b", "Zq9#xW!")] {
-      let window = try startWindow(
-        ["askpass", "Pass:"], display: display,
-        environment: Self.recorderEnvironment(Self.refusingRecorder))
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
-      try display.type(password)
-      try display.key("Tab")
-      try display.waitForFrame("reveal refused") {
-        $0.processID == Int(window.processID) && $0.cells == 7 && $0.showsRecording
-          && $0.showsNotice && $0.revealed == 0
-      }
-      fields.append(Self.field(of: try display.screenshot(artifact: name)))
-      try display.key("Escape")
-      _ = try window.finish()
-    }
+    let (fields, seen) = try Self.refusedRevealFields(
+      on: display, environment: Self.recorderEnvironment(Self.refusingRecorder),
+      artifacts: ["recorder-a", "recorder-b"])
     #expect(Self.same(fields[0], fields[1]), "masked: only the length shows")
 
     // The control: the recorder gone, Tab shows the characters.
@@ -213,6 +188,32 @@ struct WindowProtectionTests {
   }
 
   // MARK: Helpers
+
+  /// Types two passwords of one length, each in a new askpass window started
+  /// with `environment`, presses Tab, and waits until the reveal is refused
+  /// (the field masked, the recording and the notice shown): the two
+  /// fields' pixels, and the windows seen.
+  static func refusedRevealFields(
+    on display: TestDisplay, environment: [String: String?], artifacts: [String]
+  ) throws -> (fields: [[UInt8]], seen: [String]) {
+    var fields: [[UInt8]] = []
+    var seen: [String] = []
+    for (name, password) in zip(artifacts, ["hunter2", "Zq9#xW!"]) {
+      let window = try startWindow(
+        ["askpass", "Pass:"], display: display, environment: environment)
+      seen.append(try display.focusNewWindow(named: title, after: seen))
+      try display.type(password)
+      try display.key("Tab")
+      try display.waitForFrame("reveal refused") {
+        $0.processID == Int(window.processID) && $0.cells == 7 && $0.showsRecording
+          && $0.showsNotice && $0.revealed == 0
+      }
+      fields.append(field(of: try display.screenshot(artifact: name)))
+      try display.key("Escape")
+      _ = try window.finish()
+    }
+    return (fields, seen)
+  }
 
   /// The stand-ins' names, one per test: each test's windows see only its own.
   static let refusingRecorder = "sf-recorder-r"

@@ -19,11 +19,7 @@ final class SSHAgentHome {
   /// asks through the askpass on that display (it runs the askpass itself to
   /// confirm each use of a key added with `ssh-add -c`).
   init(passphrase: String, confirmingOn display: TestDisplay? = nil) throws {
-    var template = Array("/tmp/sfs.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    path = String(cString: made)
+    path = try makeTemporaryDirectory(prefix: "sfs.")
     key = path + "/id_ed25519"
     socket = path + "/agent"
     let keygen = try runProgram([

@@ -1,4 +1,6 @@
 import Glibc
+import SecureMemory
+public import Testing
 
 /// The kernel keyring seen through keyutils' own `keyctl` program: an oracle
 /// that does not lean on the code under test, and the cleanup of every key a
@@ -61,6 +63,32 @@ public enum KeyringOracle {
   public static func setPermissions(_ name: String, _ mask: UInt32) -> Bool {
     guard let serial = serial(name) else { return false }
     return run(["setperm", String(serial), "0x" + String(mask, radix: 16)]).status == 0
+  }
+
+  /// Expects that another user (`keyctl pipe` run as nobody) cannot read
+  /// the key `name`, and, the control, that the same reader gets `payload`
+  /// once others may view and read it. Needs root.
+  public static func expectOtherUserCannotRead(
+    _ name: String, payload: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    guard let serial = serial(name) else {
+      Issue.record("no live key \(name)", sourceLocation: sourceLocation)
+      return
+    }
+    let asNobody = [
+      "--reuid=\(nobodyID)", "--regid=\(nobodyID)", "--clear-groups", program, "pipe",
+      String(serial),
+    ]
+    let denied = run(asNobody, program: "/usr/bin/setpriv")
+    #expect(denied.status != 0, sourceLocation: sourceLocation)
+    #expect(denied.output.isEmpty, sourceLocation: sourceLocation)
+    #expect(denied.error.contains("Permission denied"), sourceLocation: sourceLocation)
+
+    #expect(
+      setPermissions(name, KernelKeyring.permissions | 0x03), sourceLocation: sourceLocation)
+    let allowed = run(asNobody, program: "/usr/bin/setpriv")
+    #expect(allowed.status == 0, sourceLocation: sourceLocation)
+    #expect(allowed.outputBytes == payload, sourceLocation: sourceLocation)
   }
 
   /// Removes the key called `name` if there is one (`keyctl invalidate`).

@@ -34,11 +34,7 @@ public final class PrivatePipeWire {
   /// Starts the daemon and waits (up to 60 s) until `pw-cli` gets an answer
   /// from it.
   public init() throws {
-    var template = Array("/tmp/sf-pw-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw PipeWireTestError("mkdtemp: errno \(errno)")
-    }
-    runtimeDirectory = String(cString: made)
+    runtimeDirectory = try makeTemporaryDirectory(prefix: "sf-pw-")
     do {
       try Self.configuration.write(
         toFile: runtimeDirectory + "/daemon.conf", atomically: true, encoding: .utf8)

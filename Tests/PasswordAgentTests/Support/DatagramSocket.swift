@@ -98,23 +98,3 @@ extension DatagramSocket {
     return nil
   }
 }
-
-/// A directory under `/tmp` with a short path, removed with its content.
-final class TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    var template = Array("/tmp/sfa-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
-    }
-    path = String(cString: made)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  /// Writes `text` to `name` in the directory.
-  func write(_ name: String, _ text: String) throws {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
-  }
-}

@@ -10,9 +10,7 @@ final class GnuPGHome {
   /// Makes `/tmp/sfg.XXXXXX` (mode 700) with `pinentry-program` set to
   /// `pinentryProgram` and `agentOptions` added to `gpg-agent.conf`.
   init(pinentryProgram: String, agentOptions: [String] = []) throws {
-    var template = Array("/tmp/sfg.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw HarnessError(what: "mkdtemp", errno: errno) }
-    path = String(cString: made)
+    path = try makeTemporaryDirectory(prefix: "sfg.")
     let configuration =
       (["pinentry-program \(pinentryProgram)"] + agentOptions).joined(separator: "\n") + "\n"
     try writeFile("gpg-agent.conf", Array(configuration.utf8))

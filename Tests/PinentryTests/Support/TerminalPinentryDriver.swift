@@ -90,6 +90,20 @@ final class TerminalPinentryDriver {
     #expect(answer == "OK", "\(line) answered \(answer)")
   }
 
+  /// Sets the prompt, sends `GETPIN`, and waits for the empty field after
+  /// `prompt`.
+  func startGetPin(prompt: String) throws {
+    try expectOK("SETPROMPT \(prompt)")
+    send("GETPIN")
+    try waitForMasks(0, prompt: prompt)
+  }
+
+  /// Expects the answer to a `GETPIN`: the data line `D TEXT`, then `OK`.
+  func expectData(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(try nextLine() == "D \(text)", sourceLocation: sourceLocation)
+    #expect(try nextLine() == "OK", sourceLocation: sourceLocation)
+  }
+
   /// Says `BYE`, expects the answer, and returns how the pinentry ended.
   func bye() throws -> Int32? {
     send("BYE")
@@ -126,21 +140,4 @@ final class TerminalPinentryDriver {
       screen.cursorLine == (count == 0 ? prompt : line)
     }
   }
-}
-
-/// Keys as a terminal sends them, one write each.
-enum Key {
-  static let escape = "\u{1B}"
-  static let left = "\u{1B}[D"
-  static let right = "\u{1B}[C"
-  static let home = "\u{1B}[H"
-  static let end = "\u{1B}[F"
-  static let delete = "\u{1B}[3~"
-  static let backspace = "\u{7F}"
-  static let tab = "\t"
-  static let enter = "\r"
-  static let controlC = "\u{03}"
-  static let controlD = "\u{04}"
-  static let controlU = "\u{15}"
-  static let controlZ = "\u{1A}"
 }

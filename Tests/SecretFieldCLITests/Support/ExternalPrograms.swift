@@ -18,31 +18,13 @@ final class SigningProcess {
   func finish() throws -> ProgramRun { try process.finish() }
 }
 
-/// A directory under `/tmp` with a short path (socket paths are limited to
-/// 107 bytes), removed with everything in it when dropped.
-final class ShortTemporaryDirectory {
-  let path: String
-
-  init() throws {
-    var template = Array("/tmp/sf-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
-    }
-    path = String(cString: made)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(atPath: path)
-  }
-}
-
 /// An `ssh-agent` the test started in the foreground (`-D`) on a socket in a
 /// temporary directory; dropping it kills the agent and waits for it.
 final class SSHAgent {
   let socket: String
   private let process: TestProcess
 
-  init(in directory: ShortTemporaryDirectory) throws {
+  init(in directory: TemporaryDirectory) throws {
     socket = directory.path + "/agent"
     process = try TestProcess(
       ["/usr/bin/ssh-agent", "-D", "-a", socket], environment: .exactly(["PATH": "/usr/bin:/bin"]),

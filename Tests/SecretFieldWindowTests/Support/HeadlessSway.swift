@@ -33,11 +33,7 @@ final class HeadlessSway {
   /// standing keyboard, and waits until sway answers on its IPC socket and
   /// lists the keyboard.
   init(configuration: [String] = []) throws {
-    var template = Array("/tmp/sfw.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    runtimeDirectory = String(cString: made)
+    runtimeDirectory = try makeTemporaryDirectory(prefix: "sfw.")
     do {
       try start(configuration: configuration)
     } catch {
