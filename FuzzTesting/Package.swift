@@ -42,6 +42,7 @@ let package = Package(
       dependencies: [
         "FuzzSupport",
         .product(name: "Pinentry", package: "SecretField"),
+        .product(name: "SecretField", package: "SecretField"),
         .product(name: "SecureMemory", package: "SecretField"),
       ],
       swiftSettings: swiftSettings),

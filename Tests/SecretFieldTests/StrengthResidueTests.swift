@@ -89,13 +89,20 @@ struct StrengthResidueTests {
     }
   }
 
-  @Test("a field judged after each key: the field's copy alone, none after it is cleared")
-  func fieldJudgedAfterEachKey() async {
-    await #expect(processExitsWith: .success) {
+  /// A guarded field keeps its text in the clear inside the buffer (the one
+  /// copy the scan finds); a sealed one, the default, keeps ciphertext, so
+  /// the scan finds none: either way the judge adds none.
+  @Test(
+    "a field judged after each key: the field's copy alone, none after it is cleared",
+    arguments: [false, true])
+  func fieldJudgedAfterEachKey(sealed: Bool) async {
+    await #expect(processExitsWith: .success) { [sealed] in
+      let storage: SecureStorage = sealed ? .sealed : .sodium
+      let fieldCopies = sealed ? 0 : 1
       let marker = Marker(count: 32)
       let forms = MarkerForms(marker)
       var judge = try! StrengthJudge()
-      var field = try! SecretFieldState()
+      var field = try! SecretFieldState(storage: storage)
       var source = marker.unmaskedInSecureBuffer()
       source.withUnsafeBytes { plain in
         for offset in 0..<32 {
@@ -109,8 +116,9 @@ struct StrengthResidueTests {
       let cleared = forms.scan()
       withExtendedLifetime(field) {}
       withExtendedLifetime(judge) {}
-      #expect(alive.plain.copies == 1, "\(alive.plain)")
-      #expect(alive.lowerCased.copies == (forms.hasCapitals ? 0 : 1), "\(alive.lowerCased)")
+      #expect(alive.plain.copies == fieldCopies, "\(alive.plain)")
+      #expect(
+        alive.lowerCased.copies == (forms.hasCapitals ? 0 : fieldCopies), "\(alive.lowerCased)")
       #expect(alive.scalars.copies == 0, "\(alive.scalars)")
       #expect(cleared.plain.copies == 0, "\(cleared.plain)")
     }

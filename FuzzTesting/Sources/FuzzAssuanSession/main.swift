@@ -1,6 +1,7 @@
 import FuzzSupport
 import Glibc
 import Pinentry
+import SecretField
 import SecureMemory
 
 // The pinentry's Assuan session: the fuzzer's bytes (after one that chooses
@@ -31,31 +32,33 @@ struct FuzzInterface: PinentryInterface {
     return Int((choices >> UInt8((calls % 4) * 2)) & 3) + (calls % 2 == 1 ? 1 : 0)
   }
 
-  mutating func getPin(_ request: PinRequest, quality: PassphraseQuality?) -> PinResult {
+  mutating func getPin(
+    _ request: PinRequest, quality: PassphraseQuality?
+  ) throws(AssuanError) -> EntryOutcome<SecureBuffer> {
     let choice = nextChoice()
     var secret = try! SecureBuffer(capacity: max(1, passphrase.count))
     passphrase.withUnsafeBytes { try! secret.append($0) }
     if let quality { _ = quality.estimate(secret) }
     switch choice {
-    case 0: return .entered(secret)
-    case 1: return .cancelled
+    case 0: return .submitted(secret)
+    case 1: return .ended(.cancelled(.escape))
     case 2:
-      return .failed(
-        .general(
-          "cannot use \(request.environment.ttyName ?? "-"): \(request.description ?? "")"
-            + " \(request.prompt) \(request.error ?? "")"))
-    case 3: return .timedOut
-    default: return choices & 0x80 != 0 ? .fullyCancelled : .entered(secret)
+      throw .general(
+        "cannot use \(request.environment.ttyName ?? "-"): \(request.description ?? "")"
+          + " \(request.prompt) \(request.error ?? "")")
+    case 3: return .ended(.timedOut)
+    default: return choices & 0x80 != 0 ? .ended(.cancelled(.interrupt)) : .submitted(secret)
     }
   }
 
-  mutating func confirm(_ request: ConfirmRequest) -> ConfirmResult {
+  mutating func confirm(_ request: ConfirmRequest) throws(AssuanError) -> EntryOutcome<Void> {
     switch nextChoice() {
-    case 0: .confirmed
-    case 1: .declined
-    case 2: .failed(.general("cannot show \(request.description ?? "")"))
-    case 3: .timedOut
-    default: choices & 0x80 != 0 ? .fullyCancelled : .cancelled
+    case 0: return .yes
+    case 1: return .ended(.declined)
+    case 2: throw .general("cannot show \(request.description ?? "")")
+    case 3: return .ended(.timedOut)
+    default:
+      return choices & 0x80 != 0 ? .ended(.cancelled(.interrupt)) : .ended(.cancelled(.escape))
     }
   }
 }
