@@ -195,16 +195,23 @@ private func pollRequests(of processID: Int32, at address: UInt64, count: Int) -
 /// Waits until `signal` is pending for `processID` (its `/proc` status shows
 /// it in `SigPnd` or `ShdPnd`): sent, and held.
 func waitUntilPending(_ signal: Int32, in processID: Int32) throws {
+  try waitForSignal(signal, in: processID, pending: true)
+}
+
+/// Waits until `signal` is (or, with `pending` false, is no longer) pending
+/// for `processID`, as its `/proc` status shows in `SigPnd` or `ShdPnd`.
+func waitForSignal(_ signal: Int32, in processID: Int32, pending: Bool) throws {
   let bit = UInt64(1) << UInt64(signal - 1)
   let deadline = ContinuousClock.now + .seconds(30)
   while true {
     let status = (try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)) ?? ""
-    let pending = status.split(separator: "\n").filter {
+    let masks = status.split(separator: "\n").filter {
       $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:")
     }.compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
-    if pending.contains(where: { $0 & bit != 0 }) { return }
+    if masks.contains(where: { $0 & bit != 0 }) == pending { return }
     guard ContinuousClock.now < deadline else {
-      throw HarnessError("signal \(signal) never showed as pending for \(processID)")
+      throw HarnessError(
+        "signal \(signal) \(pending ? "never showed as" : "stayed") pending for \(processID)")
     }
     usleep(10_000)
   }

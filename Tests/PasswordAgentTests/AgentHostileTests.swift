@@ -92,18 +92,28 @@ struct AgentHostileTests {
     #expect(leftover.allSatisfy { $0.first == UInt8(ascii: "f") }, "the answer was queued")
   }
 
-  @Test(
-    "SIGTERM while the send waits for an asker that does not read: the agent dies by it at once, and the answer never goes"
-  )
-  func terminatedWhileSending() throws {
+  /// Answers `sekrit` to a request whose socket's queue is full (the asker
+  /// does not read), and returns once the agent waits in its send.
+  static func answerAskerThatDoesNotRead(named name: String) throws -> (
+    namespace: AskPasswordNamespace, stuck: DatagramSocket, session: TerminalSession
+  ) {
     let namespace = try AskPasswordNamespace()
-    let stuck = try Self.request(
-      namespace, file: "ask.term", socket: "sck.term", message: "Stuck:")
+    let stuck = try request(
+      namespace, file: "ask.\(name)", socket: "sck.\(name)", message: "Stuck:")
     try stuck.fillQueue()
     let session = try namespace.startAgent(["--query"])
     try session.waitForText("Stuck:")
     try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
     try waitUntilSending(session.processID)
+    return (namespace, stuck, session)
+  }
+
+  @Test(
+    "SIGTERM while the send waits for an asker that does not read: the agent dies by it at once, and the answer never goes"
+  )
+  func terminatedWhileSending() throws {
+    let (namespace, stuck, session) = try Self.answerAskerThatDoesNotRead(named: "term")
+    defer { withExtendedLifetime(namespace) {} }
     try session.send(signal: SIGTERM)
     try waitUntilTaken(SIGTERM, by: session.processID)
     // Room at last: a send still waiting once the signal was taken would go
@@ -121,14 +131,8 @@ struct AgentHostileTests {
 
   @Test("the control: the same send, with room made and no signal, delivers the answer")
   func roomMadeWhileSending() throws {
-    let namespace = try AskPasswordNamespace()
-    let stuck = try Self.request(
-      namespace, file: "ask.room", socket: "sck.room", message: "Stuck:")
-    try stuck.fillQueue()
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Stuck:")
-    try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
-    try waitUntilSending(session.processID)
+    let (namespace, stuck, session) = try Self.answerAskerThatDoesNotRead(named: "room")
+    defer { withExtendedLifetime(namespace) {} }
     var received: [[UInt8]] = []
     while let datagram = stuck.receiveWaiting() { received.append(datagram) }
     #expect(try session.waitForExit() == .exited(0))
@@ -140,17 +144,5 @@ struct AgentHostileTests {
 /// Waits until `signal`, sent to `processID`, is no longer pending there: its
 /// handler has taken it.
 func waitUntilTaken(_ signal: Int32, by processID: Int32) throws {
-  let bit = UInt64(1) << UInt64(signal - 1)
-  let deadline = ContinuousClock.now + .seconds(30)
-  while true {
-    let status = (try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)) ?? ""
-    let pending = status.split(separator: "\n").filter {
-      $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:")
-    }.compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
-    if !pending.contains(where: { $0 & bit != 0 }) { return }
-    guard ContinuousClock.now < deadline else {
-      throw HarnessError("signal \(signal) stayed pending for \(processID)")
-    }
-    usleep(10_000)
-  }
+  try waitForSignal(signal, in: processID, pending: false)
 }

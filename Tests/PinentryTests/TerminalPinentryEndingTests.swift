@@ -134,8 +134,7 @@ struct TerminalPinentryEndingTests {
       try driver.startGetPin(prompt: "First:")
       try driver.type(["x", "y"])
       try driver.waitForMasks(2, prompt: "First:")
-      try driver.type([Key.enter])
-      try driver.expectData("xy")
+      try driver.submit(expecting: "xy")
       let between = try driver.terminal.attributes()
       #expect(between == driver.terminal.initialAttributes, "between requests: \(between)")
     }
@@ -210,8 +209,7 @@ struct TerminalPinentryNonEndingTests {
     driver.closeRequests()
     try driver.type(["a", "b"])
     try driver.waitForMasks(2, prompt: "Passphrase:")
-    try driver.type([Key.enter])
-    try driver.expectData("ab")
+    try driver.submit(expecting: "ab")
     try #require(driver.process.waitForEnd(), "the end of the requests ends the session")
     #expect(driver.process.exitCode == 0)
   }
@@ -225,8 +223,7 @@ struct TerminalPinentryNonEndingTests {
     #expect(!driver.process.hasEnded)
     let during = try driver.terminal.attributes()
     #expect(during.isRaw, "still asking, in raw mode: \(during)")
-    try driver.type([Key.enter])
-    try driver.expectData("ab")
+    try driver.submit(expecting: "ab")
     #expect(try driver.bye() == 0)
   }
 
@@ -352,15 +349,13 @@ struct TerminalPinentryAwarenessTests {
     try driver.type(["s", "3", "c", Key.tab])
     // The control: the first request shows its text.
     try driver.terminal.waitForText("Passphrase: s3c")
-    try driver.type([Key.enter])
-    try driver.expectData("s3c")
+    try driver.submit(expecting: "s3c")
     try driver.startGetPin(prompt: "Again:")
     try driver.type(["x"])
     let masked = try driver.waitForMasks(1, prompt: "Again:")
     #expect(!masked.cursorLine.contains("x"), "\(masked)")
-    try driver.type([Key.enter])
     // Only what this request typed: the field started empty.
-    try driver.expectData("x")
+    try driver.submit(expecting: "x")
     #expect(try driver.bye() == 0)
   }
 
@@ -375,8 +370,7 @@ struct TerminalPinentryAwarenessTests {
       $0.shows("Passphrase: •••")
     }
     #expect(!masked.shows("s3c"))
-    try driver.type([Key.enter])
-    try driver.expectData("s3c")
+    try driver.submit(expecting: "s3c")
     #expect(try driver.bye() == 0)
   }
 
@@ -397,8 +391,7 @@ struct TerminalPinentryAwarenessTests {
       // The control: the same terminal without the variable reveals.
       try driver.terminal.waitForText("Passphrase: s3c")
     }
-    try driver.type([Key.enter])
-    try driver.expectData("s3c")
+    try driver.submit(expecting: "s3c")
     #expect(try driver.bye() == 0)
   }
 }

@@ -76,8 +76,7 @@ struct TerminalPinentryHostileTests {
   )
   func keysDuringInquiry() throws {
     let driver = try Self.inquiring()
-    try driver.type([Key.enter])
-    try driver.expectData("a")
+    try driver.submit(expecting: "a")
     #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
     driver.send("D 50")
     driver.send("END")
@@ -94,8 +93,7 @@ struct TerminalPinentryHostileTests {
       $0.contains("Quality: [") && $0.contains("]    ?")
     }
     #expect(!unknown.contains("%"), "\(unknown)")
-    try driver.type([Key.enter])
-    try driver.expectData("a")
+    try driver.submit(expecting: "a")
     #expect(try driver.terminal.attributes() == driver.terminal.initialAttributes)
     try Self.expectGoesOn(driver)
   }
@@ -116,8 +114,7 @@ struct TerminalPinentryHostileTests {
     driver.send("D 42")
     driver.send("END")
     try driver.terminal.waitForScreen("the score") { $0.contains("42%") }
-    try driver.type([Key.enter])
-    try driver.expectData("a")
+    try driver.submit(expecting: "a")
     #expect(try driver.bye() == 0)
   }
 }

@@ -16,6 +16,23 @@ struct SecretTool: CustomTestStringConvertible, Sendable {
     SecretTool(name: "secretfield-askpass", executable: secretfieldAskpass, arguments: ["Key:"]),
     SecretTool(name: "secretfield prompt", executable: secretfield, arguments: ["prompt", "Key:"]),
   ]
+
+  /// Starts the tool on a pty with `environment`, its standard output and
+  /// error captured, and types `marker` once its prompt is up, as a terminal
+  /// sends a paste without brackets (one write); returns once it shows the
+  /// masks.
+  func start(environment: [String: String], typing marker: Marker) throws -> TerminalSession {
+    var options = TerminalSession.Options()
+    options.environment = environment
+    options.standardOutput = .captured
+    options.standardError = .captured
+    let session = try TerminalSession(
+      executable: executable, arguments: arguments, options: options)
+    try session.waitForText("Key:")
+    try session.type(bytes: marker.plainBytesForControl())
+    try session.waitForMasks(marker.count, prompt: "Key:")
+    return session
+  }
 }
 
 /// The tools' own processes, scanned from outside once they have written the
@@ -29,16 +46,8 @@ struct ToolResidueTests {
     arguments: SecretTool.all)
   func noCopyBeforeExit(_ tool: SecretTool) throws {
     let marker = Marker(count: 32)
-    var options = TerminalSession.Options()
-    options.environment = [TestHook.stopBeforeExitVariable: "1"]
-    options.standardOutput = .captured
-    options.standardError = .captured
-    let session = try TerminalSession(
-      executable: tool.executable, arguments: tool.arguments, options: options)
-    try session.waitForText("Key:")
-    // Typed as a terminal sends a paste without brackets: one write.
-    try session.type(bytes: marker.plainBytesForControl())
-    try session.waitForMasks(marker.count, prompt: "Key:")
+    let session = try tool.start(
+      environment: [TestHook.stopBeforeExitVariable: "1"], typing: marker)
     try session.type(Key.enter)
     #expect(try session.waitForStatus() == .stopped(SIGSTOP))
 
@@ -88,15 +97,7 @@ struct ToolResidueTests {
     arguments: SecretTool.all, MemoryBacking.all)
   func noCopyReadableWhileWaiting(_ tool: SecretTool, _ backing: MemoryBacking) throws {
     let marker = Marker(count: 32)
-    var options = TerminalSession.Options()
-    options.environment = backing.environment
-    options.standardOutput = .captured
-    options.standardError = .captured
-    let session = try TerminalSession(
-      executable: tool.executable, arguments: tool.arguments, options: options)
-    try session.waitForText("Key:")
-    try session.type(bytes: marker.plainBytesForControl())
-    try session.waitForMasks(marker.count, prompt: "Key:")
+    let session = try tool.start(environment: backing.environment, typing: marker)
     let masked = try ResidueScanner(processID: session.processID).scan(for: marker)
     try session.type(Key.tab)
     // The control that the field holds the secret: the tool draws it from there.

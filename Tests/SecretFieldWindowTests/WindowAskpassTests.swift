@@ -47,9 +47,7 @@ struct WindowAskpassTests {
     let window = try openWindow(["askpass", "Password:"], display: display, title: Self.title)
     try display.type("secret")
     try display.key("Escape")
-    let run = try window.finish()
-    #expect(run.status == 1)
-    #expect(run.output == "")
+    let run = try window.finish(expectingStatus: 1, output: "")
     #expect(run.error.contains("cancelled (Esc)"), "\(run.error)")
   }
 
@@ -83,9 +81,7 @@ struct WindowAskpassTests {
     // Nothing is waited for but the exit: a dialog that times out may be
     // gone before a busy machine lets a test find it.
     let window = try startWindow(["askpass", "--timeout", "1.5", "Password:"], display: display)
-    let run = try window.finish()
-    #expect(run.status == 124)
-    #expect(run.output == "")
+    let run = try window.finish(expectingStatus: 124, output: "")
     #expect(run.error.contains("timed out"), "\(run.error)")
   }
 
@@ -157,9 +153,7 @@ struct WindowAskpassTests {
     }
     // ssh ends the notice with SIGTERM once the key was touched.
     askpass.signal(SIGTERM)
-    let run = try askpass.finish()
-    #expect(run.status == 128 + SIGTERM, "\(run.error)")
-    #expect(run.output == "")
+    try askpass.finish(expectingStatus: 128 + SIGTERM, output: "")
   }
 
   @Test("SECRETFIELD_ASKPASS_FRONTEND=terminal keeps the terminal: no terminal, exit 1")
@@ -168,9 +162,7 @@ struct WindowAskpassTests {
     let askpass = try startWindow(
       ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
       environment: ["SECRETFIELD_ASKPASS_FRONTEND": "terminal"])
-    let run = try askpass.finish()
-    #expect(run.status == 1)
-    #expect(run.output == "")
+    let run = try askpass.finish(expectingStatus: 1, output: "")
     #expect(run.error.contains("terminal"), "\(run.error)")
   }
 
@@ -180,9 +172,7 @@ struct WindowAskpassTests {
     let askpass = try startWindow(
       ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
       environment: ["SECRETFIELD_ASKPASS_FRONTEND": "windw"])
-    let run = try askpass.finish()
-    #expect(run.status == 1)
-    #expect(run.output == "")
+    let run = try askpass.finish(expectingStatus: 1, output: "")
     #expect(run.error.contains("SECRETFIELD_ASKPASS_FRONTEND=windw"), "\(run.error)")
     #expect(run.error.contains("terminal or window"), "\(run.error)")
     #expect(display.frames.all().isEmpty, "no window was opened")

@@ -140,9 +140,7 @@ struct WindowCredentialTests {
       ["get"], program: git.helper,
       environment: ["SECRETFIELD_CREDENTIAL_FRONTEND": "terminal"],
       input: "protocol=http\nhost=\(git.host)\n\n")
-    let run = try helper.finish()
-    #expect(run.status == 3, "\(run.error)")
-    #expect(run.output == "")
+    try helper.finish(expectingStatus: 3, output: "")
     #expect(display.frames.all().isEmpty, "no window")
   }
 
@@ -153,9 +151,7 @@ struct WindowCredentialTests {
     let helper = try display.start(
       ["get"], program: git.helper, environment: ["SECRETFIELD_CREDENTIAL_FRONTEND": "gui"],
       input: "protocol=http\nhost=\(git.host)\n\n")
-    let run = try helper.finish()
-    #expect(run.status == 2, "\(run.error)")
-    #expect(run.output == "")
+    let run = try helper.finish(expectingStatus: 2, output: "")
     #expect(run.error.contains("SECRETFIELD_CREDENTIAL_FRONTEND=gui"), "\(run.error)")
     #expect(display.frames.all().isEmpty, "no window")
   }

@@ -46,9 +46,7 @@ struct WindowExitResidueTests {
     let hold = try counter.holdAtExit(window.processID, password: password)
     try display.key("Return")
     let atExit = try hold.counts()
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == password + "\n")
+    try window.finish(expectingStatus: 0, output: password + "\n")
     let copies = memory.expectedCopies
     #expect(scanned.copies == copies, "held: \(scanned)")
     #expect(
@@ -69,9 +67,7 @@ struct WindowExitResidueTests {
     let hold = try counter.holdAtExit(entry.processID, password: password)
     try display.key("Return")
     let atExit = try hold.counts()
-    let run = try entry.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == password + "\n")
+    try entry.finish(expectingStatus: 0, output: password + "\n")
     #expect(atExit.copies >= 1, "at exit: \(atExit)")
     #expect(atExit.runs >= 6, "at exit: \(atExit)")
   }

@@ -157,30 +157,15 @@ struct WindowProtectionTests {
   @Test("a recorder that starts while the field is revealed masks it at once")
   func recorderMasksARevealedField() throws {
     let display = try TestDisplay()
-    var revealed: [[UInt8]] = []
-    var masked: [[UInt8]] = []
-    var seen: [String] = []
-    for (name, password) in [("recorder-start-a", "hunter2"), ("recorder-start-b", "Zq9#xW!")] {
-      let window = try startWindow(
-        ["askpass", "Pass:"], display: display,
-        environment: Self.recorderEnvironment(Self.maskingRecorder))
-      let pid = Int(window.processID)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
-      try display.type(password)
-      try display.key("Tab")
-      try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
-      let shown = try display.screenshot(artifact: name + "-revealed")
+    let (revealed, masked) = try Self.fieldsMaskedBySighting(
+      on: display, environment: Self.recorderEnvironment(Self.maskingRecorder),
+      artifacts: ["recorder-start-a", "recorder-start-b"]
+    ) {
       let recorder = try Self.startRecorderStandIn(name: Self.maskingRecorder)
-      try display.waitForFrame("masked by the recorder") {
-        $0.processID == pid && $0.showsRecording && $0.revealed == 0
+      return {
+        recorder.signal(SIGTERM)
+        _ = try recorder.finish()
       }
-      let after = try display.screenshot(artifact: name + "-masked")
-      revealed.append(Self.field(of: shown))
-      masked.append(Self.field(of: after))
-      try display.key("Escape")
-      _ = try window.finish()
-      recorder.signal(SIGTERM)
-      _ = try recorder.finish()
     }
     #expect(!Self.same(revealed[0], revealed[1]), "the control: revealed, the characters are drawn")
     #expect(Self.same(masked[0], masked[1]), "masked once the recorder was seen")
@@ -188,6 +173,41 @@ struct WindowProtectionTests {
   }
 
   // MARK: Helpers
+
+  /// Types two passwords of one length, each in a new askpass window started
+  /// with `environment`, reveals it (Tab), then calls `startSighting` (a
+  /// recorder or a screencast appears) and waits until the field is masked;
+  /// `startSighting` returns how to end what it started, called once the
+  /// window is gone. The fields' pixels revealed, and masked after.
+  static func fieldsMaskedBySighting(
+    on display: TestDisplay, environment: [String: String?], artifacts: [String],
+    startSighting: () throws -> () throws -> Void
+  ) throws -> (revealed: [[UInt8]], masked: [[UInt8]]) {
+    var revealed: [[UInt8]] = []
+    var masked: [[UInt8]] = []
+    var seen: [String] = []
+    for (name, password) in zip(artifacts, ["hunter2", "Zq9#xW!"]) {
+      let window = try startWindow(
+        ["askpass", "Pass:"], display: display, environment: environment)
+      let pid = Int(window.processID)
+      seen.append(try display.focusNewWindow(named: title, after: seen))
+      try display.type(password)
+      try display.key("Tab")
+      try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
+      let shown = try display.screenshot(artifact: name + "-revealed")
+      let endSighting = try startSighting()
+      try display.waitForFrame("masked by the sighting") {
+        $0.processID == pid && $0.showsRecording && $0.revealed == 0
+      }
+      let after = try display.screenshot(artifact: name + "-masked")
+      revealed.append(field(of: shown))
+      masked.append(field(of: after))
+      try display.key("Escape")
+      _ = try window.finish()
+      try endSighting()
+    }
+    return (revealed, masked)
+  }
 
   /// Types two passwords of one length, each in a new askpass window started
   /// with `environment`, presses Tab, and waits until the reveal is refused

@@ -63,29 +63,12 @@ struct WindowScreencastTests {
     let pipewire = try PrivatePipeWire()
     let audio = try pipewire.start(.audioStream())
     let display = try TestDisplay()
-    var revealed: [[UInt8]] = []
-    var masked: [[UInt8]] = []
-    var seen: [String] = []
-    for (name, password) in [("screencast-start-a", "hunter2"), ("screencast-start-b", "Zq9#xW!")] {
-      let window = try startWindow(
-        ["askpass", "Pass:"], display: display,
-        environment: ["PIPEWIRE_REMOTE": pipewire.socketPath])
-      let pid = Int(window.processID)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
-      try display.type(password)
-      try display.key("Tab")
-      try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
-      let shown = try display.screenshot(artifact: name + "-revealed")
+    let (revealed, masked) = try WindowProtectionTests.fieldsMaskedBySighting(
+      on: display, environment: ["PIPEWIRE_REMOTE": pipewire.socketPath],
+      artifacts: ["screencast-start-a", "screencast-start-b"]
+    ) {
       let cast = try pipewire.start(.portalScreencast())
-      try display.waitForFrame("masked by the stream") {
-        $0.processID == pid && $0.showsRecording && $0.revealed == 0
-      }
-      let after = try display.screenshot(artifact: name + "-masked")
-      revealed.append(WindowProtectionTests.field(of: shown))
-      masked.append(WindowProtectionTests.field(of: after))
-      try display.key("Escape")
-      _ = try window.finish()
-      try cast.end()
+      return { try cast.end() }
     }
     #expect(
       !WindowProtectionTests.same(revealed[0], revealed[1]),

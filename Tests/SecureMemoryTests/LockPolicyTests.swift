@@ -9,6 +9,25 @@ func limitLockedMemory(to bytes: Int) -> Bool {
   return setrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &limit) == 0
 }
 
+/// Lowers the soft `RLIMIT_AS` to what the process uses now plus `extra`
+/// bytes, and returns a function that puts the limit back; both report
+/// whether `setrlimit` took it.
+func limitAddressSpace(toUsedPlus extra: Int) -> (limited: Bool, restore: () -> Bool) {
+  let used = try! statusValue("VmSize")! * 1024
+  var limit = rlimit()
+  getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+  let original = limit
+  limit.rlim_cur = rlim_t(used + extra)
+  let limited = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0
+  return (
+    limited,
+    {
+      var back = original
+      return setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &back) == 0
+    }
+  )
+}
+
 /// `.required` and `.bestEffort` past the locked-memory limit. Each runs in an
 /// exit-test child: the limit and the user change are for that process alone.
 @Suite("LockPolicy past the locked-memory limit")

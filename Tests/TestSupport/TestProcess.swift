@@ -1,4 +1,5 @@
 import Glibc
+public import Testing
 
 @_silgen_name("pipe2")
 private func systemPipe2(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
@@ -261,6 +262,20 @@ public final class TestProcess {
     return try wait(within: limit)
   }
 
+  /// Waits for the end as ``finish(within:)`` does and expects exit
+  /// `status` and exactly `output` on standard output; returns the run for
+  /// more checks.
+  @discardableResult
+  public func finish(
+    expectingStatus status: Int32, output: String, within limit: Duration = .seconds(60),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> ProgramRun {
+    let run = try finish(within: limit)
+    #expect(run.status == status, "\(run.error)", sourceLocation: sourceLocation)
+    #expect(run.output == output, sourceLocation: sourceLocation)
+    return run
+  }
+
   // MARK: Its output
 
   /// Waits until the program has written `text` to its standard output;
@@ -379,7 +394,8 @@ public final class TestProcess {
 
   /// Waits until it is blocked in `write(2)` (x86_64's system call 1) on
   /// `descriptor`, or on any descriptor when nil, as `/proc/PID/syscall`
-  /// shows. Reading that for a hardened program needs root.
+  /// shows, reading nothing from its pipes meanwhile. Reading that for a
+  /// hardened program needs root.
   public func waitUntilBlockedWriting(
     to descriptor: Int32? = 1, within limit: Duration = .seconds(60)
   ) throws {
@@ -394,7 +410,8 @@ public final class TestProcess {
         return
       }
       guard isRunning else { throw HarnessError("\(arguments) ended instead of writing") }
-      drain(waitingMilliseconds: 10)
+      // Its pipes are left alone: a read would make the room it waits for.
+      poll(nil, 0, 10)
     }
     throw HarnessError("\(arguments) never blocked writing (\(call))")
   }

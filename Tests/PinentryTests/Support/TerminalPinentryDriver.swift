@@ -104,6 +104,12 @@ final class TerminalPinentryDriver {
     #expect(try nextLine() == "OK", sourceLocation: sourceLocation)
   }
 
+  /// Types Enter and expects the answer to the `GETPIN`: `D TEXT`, `OK`.
+  func submit(expecting text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try type([Key.enter])
+    try expectData(text, sourceLocation: sourceLocation)
+  }
+
   /// Says `BYE`, expects the answer, and returns how the pinentry ended.
   func bye() throws -> Int32? {
     send("BYE")
