@@ -289,15 +289,20 @@ private enum KittyKey {
   "pinentry-secretfield knows what the user's terminal knows: caps lock, focus, recording",
   .enabled(if: canRun))
 struct TerminalPinentryAwarenessTests {
-  @Test("caps lock: the agent's default-capshint text shows under the field while it is on")
-  func capsLockInTheAgentsWords() throws {
+  /// A driver whose terminal speaks the kitty keyboard protocol, the agent's
+  /// caps-lock hint set in German.
+  static func capsHintDriver() throws -> TerminalPinentryDriver {
     var options = TerminalSession.Options()
     options.supportsKeyboardProtocol = true
     let driver = try TerminalPinentryDriver(terminalOptions: options)
     try driver.expectOK("OPTION default-capshint=_Feststelltaste ist an")
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.terminal.waitForScreen("keyboard flags pushed") { $0.keyboardFlags == [25] }
+    return driver
+  }
+
+  @Test("caps lock: the agent's default-capshint text shows under the field while it is on")
+  func capsLockInTheAgentsWords() throws {
+    let driver = try TerminalPinentryAwarenessTests.capsHintDriver()
+    try driver.startKeyboardProtocolGetPin(prompt: "Passphrase:")
     try driver.type([KittyKey.aWithCapsLock])
     let on = try driver.terminal.waitForText("Feststelltaste ist an")
     #expect(on.shows("Passphrase: •"))
@@ -314,22 +319,13 @@ struct TerminalPinentryAwarenessTests {
 
   @Test("caps lock still on at the next GETPIN: its first key shows the warning again")
   func capsLockStaysKnownAcrossRequests() throws {
-    var options = TerminalSession.Options()
-    options.supportsKeyboardProtocol = true
-    let driver = try TerminalPinentryDriver(terminalOptions: options)
-    try driver.expectOK("OPTION default-capshint=_Feststelltaste ist an")
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.terminal.waitForScreen("keyboard flags pushed") { $0.keyboardFlags == [25] }
+    let driver = try TerminalPinentryAwarenessTests.capsHintDriver()
+    try driver.startKeyboardProtocolGetPin(prompt: "Passphrase:")
     try driver.type([KittyKey.aWithCapsLock])
     try driver.terminal.waitForText("Feststelltaste ist an")
     try driver.type([KittyKey.enterWithCapsLock])
     try driver.expectData("A")
-    try driver.expectOK("SETPROMPT Again:")
-    driver.send("GETPIN")
-    try driver.terminal.waitForScreen("flags pushed again") {
-      $0.keyboardFlags == [25] && $0.cursorLine.hasPrefix("Again:")
-    }
+    try driver.startKeyboardProtocolGetPin(prompt: "Again:")
     try driver.type([KittyKey.aWithCapsLock])
     let again = try driver.terminal.waitForScreen("the warning under the second field") {
       $0.shows("Again: •")

@@ -98,6 +98,17 @@ final class TerminalPinentryDriver {
     try waitForMasks(0, prompt: prompt)
   }
 
+  /// Sets the prompt, sends `GETPIN`, and waits until the pinentry has
+  /// pushed its keyboard flags (25, the kitty protocol's) with the cursor on
+  /// the line of `prompt`.
+  func startKeyboardProtocolGetPin(prompt: String) throws {
+    try expectOK("SETPROMPT \(prompt)")
+    send("GETPIN")
+    try terminal.waitForScreen("keyboard flags pushed at \(prompt)") {
+      $0.keyboardFlags == [25] && $0.cursorLine.hasPrefix(prompt)
+    }
+  }
+
   /// Expects the answer to a `GETPIN`: the data line `D TEXT`, then `OK`.
   func expectData(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     #expect(try nextLine() == "D \(text)", sourceLocation: sourceLocation)
