@@ -51,8 +51,8 @@ struct AgentComparisonTests {
   func arrowKeys(_ agent: TerminalAgent) throws {
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask("Arrow test:")
-    let session = try namespace.startAgent(["--query"], executable: agent.executable)
-    try session.waitForText("Arrow test:")
+    let session = try namespace.startQueryAgent(
+      waitingFor: "Arrow test:", executable: agent.executable)
     try session.type(keys: ["a", "b", Key.left, "c", Key.enter])
     #expect(try session.waitForExit() == .exited(0))
     #expect(asker.finish().output == Array(agent.arrowAnswer.utf8))
@@ -110,8 +110,8 @@ struct AgentComparisonTests {
   func signalRestores(_ agent: TerminalAgent, signal: Int32) throws {
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask("Signal test:")
-    let session = try namespace.startAgent(["--query"], executable: agent.executable)
-    try session.waitForText("Signal test:")
+    let session = try namespace.startQueryAgent(
+      waitingFor: "Signal test:", executable: agent.executable)
     // systemd's agent draws its prompt before it turns echo off.
     let deadline = ContinuousClock.now + .seconds(30)
     while try session.attributes().isEchoing {
@@ -141,8 +141,8 @@ struct AgentComparisonTests {
   func messageEscapes(_ agent: TerminalAgent) throws {
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask("Disk \u{1B}[31mred:")
-    let session = try namespace.startAgent(["--query"], executable: agent.executable)
-    try session.waitForText(agent.shownMessage)
+    let session = try namespace.startQueryAgent(
+      waitingFor: agent.shownMessage, executable: agent.executable)
     try session.type(keys: ["x", Key.enter])
     #expect(try session.waitForExit() == .exited(0))
     #expect(asker.finish().output == Array("x\n".utf8))

@@ -33,8 +33,7 @@ struct AgentHostileTests {
       namespace, file: "ask.swap", socket: "sck.swap", message: "Swapped:")
     let elsewhere = try TemporaryDirectory()
     let attacker = try DatagramSocket(path: elsewhere.path + "/attacker")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Swapped:")
+    let session = try namespace.startQueryAgent(waitingFor: "Swapped:")
     // The original moves aside (it still exists); its name becomes a link to
     // the attacker's socket, which a request naming it directly could never
     // have: it is outside the directory.
@@ -55,8 +54,7 @@ struct AgentHostileTests {
     let namespace = try AskPasswordNamespace()
     let original = try Self.request(
       namespace, file: "ask.kept", socket: "sck.kept", message: "Kept:")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Kept:")
+    let session = try namespace.startQueryAgent(waitingFor: "Kept:")
     try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
     #expect(try session.waitForExit() == .exited(0))
     #expect(original.receiveWaiting() == Array("+sekrit".utf8))
@@ -72,8 +70,7 @@ struct AgentHostileTests {
     try stuck.fillQueue()
     let next = try Self.request(
       namespace, file: "ask.2next", socket: "sck.next", message: "Next:")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Stuck:")
+    let session = try namespace.startQueryAgent(waitingFor: "Stuck:")
     try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
     try waitUntilSending(session.processID)
     let sending = try session.attributes()
@@ -101,8 +98,7 @@ struct AgentHostileTests {
     let stuck = try request(
       namespace, file: "ask.\(name)", socket: "sck.\(name)", message: "Stuck:")
     try stuck.fillQueue()
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Stuck:")
+    let session = try namespace.startQueryAgent(waitingFor: "Stuck:")
     try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
     try waitUntilSending(session.processID)
     return (namespace, stuck, session)

@@ -96,6 +96,16 @@ final class AskPasswordNamespace {
       executable: "/usr/bin/nsenter", arguments: inside(command + arguments), options: options)
   }
 
+  /// `secretfield agent --query` inside, on a pty (``startAgent(_:options:executable:)``),
+  /// once it shows `text`.
+  func startQueryAgent(
+    waitingFor text: String, executable: String = builtExecutable("secretfield")
+  ) throws -> TerminalSession {
+    let session = try startAgent(["--query"], executable: executable)
+    try session.waitForText(text)
+    return session
+  }
+
   /// Writes a request file by hand, as `ask.NAME`, renamed into place as
   /// systemd does.
   func writeRequest(_ name: String, _ text: String) throws {

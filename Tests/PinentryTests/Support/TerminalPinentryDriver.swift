@@ -4,6 +4,7 @@ import PTYSupport
 import SecureMemory
 import TestSupport
 import Testing
+import ToolSupport
 
 /// `pinentry-secretfield` built beside the tests.
 let pinentrySecretfield = builtExecutable("pinentry-secretfield")
@@ -119,6 +120,30 @@ final class TerminalPinentryDriver {
   func submit(expecting text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     try type([Key.enter])
     try expectData(text, sourceLocation: sourceLocation)
+  }
+
+  /// Sends the test hook's fault trigger and expects the pinentry to die by
+  /// `signal`.
+  func fault(expectingDeathBy signal: Int32, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
+    kill(process.processID, TestHook.faultTrigger)
+    try #require(process.waitForEnd(), "the pinentry dies", sourceLocation: sourceLocation)
+    #expect(process.terminatingSignal == signal, sourceLocation: sourceLocation)
+  }
+
+  /// Expects the terminal as it was before the pinentry: its termios, and
+  /// neither bracketed paste nor focus reporting on; returns the screen.
+  @discardableResult
+  func expectTerminalRestored(sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> ScreenSnapshot
+  {
+    let after = try terminal.attributes()
+    #expect(after == terminal.initialAttributes, "\(after)", sourceLocation: sourceLocation)
+    let screen = try terminal.screen()
+    #expect(
+      !screen.bracketedPaste && !screen.focusReporting, "\(screen)", sourceLocation: sourceLocation)
+    return screen
   }
 
   /// Says `BYE`, expects the answer, and returns how the pinentry ended.
