@@ -52,6 +52,7 @@ struct WindowGpgRepeatTests {
   func passphraseAndRepetition() throws {
     let display = try TestDisplay()
     let home = try WindowGnuPGHome()
+    try home.startAgent(display: display)
     let (gpg, encrypted) = try startEncryption(home: home, display: display)
     var seen = try answer("Tr0ub4dor&3 horse", display: display, after: [])
     seen = try answer("Tr0ub4dor&3 horse", display: display, after: seen)
@@ -68,6 +69,7 @@ struct WindowGpgRepeatTests {
   func mismatchAsksAgain() throws {
     let display = try TestDisplay()
     let home = try WindowGnuPGHome()
+    try home.startAgent(display: display)
     let (gpg, encrypted) = try startEncryption(home: home, display: display)
     var seen = try answer("Tr0ub4dor&3 horse", display: display, after: [])
     seen = try answer("Tr0ub4dor&3 house", display: display, after: seen)

@@ -30,6 +30,23 @@ final class WindowGnuPGHome {
     ]) { $1 }
   }
 
+  /// Starts the agent on `display` and returns once its socket takes
+  /// connections (`gpg-agent --daemon` makes the socket before it forks, and
+  /// the agent's streams go to /dev/null, so the run ends with the parent):
+  /// a client's own autostart gives the agent a few seconds to come up, and
+  /// on a busy machine it gives up first.
+  func startAgent(display: TestDisplay) throws {
+    let variables = environment(display: display)
+    let started = try runProgram(
+      ["sh", "-c", "exec gpg-agent --daemon >/dev/null 2>&1"], environment: .changed(variables))
+    let reached = try runProgram(
+      ["gpg-connect-agent", "--no-autostart", "/bye"], environment: .changed(variables))
+    guard started.status == 0, reached.status == 0 else {
+      throw WindowTestError(
+        description: "gpg-agent --daemon: \(started.status); connect: \(reached.error)")
+    }
+  }
+
   deinit {
     _ = try? runProgram(["gpgconf", "--kill", "gpg-agent"], environment: ["GNUPGHOME": path])
     try? FileManager.default.removeItem(atPath: path)
@@ -49,6 +66,7 @@ struct WindowPinentryAgentTests {
   func getPassphraseThroughTheWindow(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
     let home = try WindowGnuPGHome()
+    try home.startAgent(display: display)
     let client = try TestProcess(
       ["gpg-connect-agent", "GET_PASSPHRASE --data X X Passphrase: Unlock%20the%20key", "/bye"],
       environment: .changed(home.environment(display: display)), newSession: true)
@@ -61,6 +79,7 @@ struct WindowPinentryAgentTests {
   func qualityBarThroughTheWindow() throws {
     let display = try TestDisplay()
     let home = try WindowGnuPGHome()
+    try home.startAgent(display: display)
     let client = try TestProcess(
       [
         "gpg-connect-agent", "GET_PASSPHRASE --data --qualitybar X X Passphrase: New%20key", "/bye",

@@ -38,6 +38,12 @@ public final class TestProcess {
   private var errorBytes: [UInt8] = []
   private var rawStatus: Int32?
 
+  /// A write to a program that already closed its input fails with `EPIPE`
+  /// instead of killing the test runner, which holds every suite: a program
+  /// that ends early is a test's failure, not the run's. Children get every
+  /// signal at its default, so they still die of `SIGPIPE`.
+  private static let brokenPipesIgnored: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
+
   /// Starts `arguments` (the first found in `PATH` unless it is a path).
   ///
   /// - Parameters:
@@ -60,6 +66,7 @@ public final class TestProcess {
     holdsOutput: Bool = false
   ) throws {
     precondition(!arguments.isEmpty, "TestProcess: no program")
+    _ = Self.brokenPipesIgnored
     self.arguments = arguments
     let program = arguments[0].contains("/") ? arguments[0] : Self.path(of: arguments[0])
     guard let program else { throw HarnessError("\(arguments[0]) is not installed") }

@@ -65,12 +65,12 @@ final class FrameLogReader {
     return text.split(separator: "\n").map { Frame(String($0)) }
   }
 
-  /// Waits (up to 60 s, a guard against a window that never draws it) for
+  /// Waits (up to 180 s, a guard against a window that never draws it) for
   /// the first line after the last one waited for that `condition` holds
   /// for, and returns it; the lines up to it are passed.
   @discardableResult
   func next(_ what: String, where condition: (Frame) -> Bool) throws -> Frame {
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + .seconds(180)
     while true {
       let frames = all()
       if let index = frames.indices.dropFirst(consumed).first(where: { condition(frames[$0]) }) {

@@ -65,7 +65,7 @@ final class HeadlessSway {
         "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
         "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SWAYSOCK": nil, "XDG_CONFIG_HOME": nil,
       ], newSession: true)
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + .seconds(180)
     while ContinuousClock.now < deadline {
       guard compositor?.isRunning == true else {
         let run = try compositor?.finish(within: .seconds(10))
@@ -150,7 +150,7 @@ final class HeadlessSway {
   /// tree, focused with `swaymsg [con_id=ID] focus`, once the tree says it
   /// has the focus.
   func focusNewWindow(named title: String, after seen: [String]) throws -> String {
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + .seconds(180)
     while ContinuousClock.now < deadline {
       if let window = try windows().first(where: {
         $0.name == title && !seen.contains("\($0.id):\($0.processID)")
@@ -160,13 +160,13 @@ final class HeadlessSway {
       }
       usleep(50_000)
     }
-    throw WindowTestError(description: "no new window named \(title) within 60 s")
+    throw WindowTestError(description: "no new window named \(title) within 180 s")
   }
 
   /// Focuses the window `id` and waits until sway says it has the focus.
   func focus(_ id: Int) throws {
     try swaymsg(["[con_id=\(id)]", "focus"])
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + .seconds(180)
     while ContinuousClock.now < deadline {
       if try windows().contains(where: { $0.id == id && $0.focused }) { return }
       usleep(50_000)
@@ -178,7 +178,7 @@ final class HeadlessSway {
   /// until the tree says none has.
   func showEmptyWorkspace() throws {
     try swaymsg(["workspace", "away"])
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + .seconds(180)
     while ContinuousClock.now < deadline {
       if try !windows().contains(where: { $0.focused }) { return }
       usleep(50_000)

@@ -71,7 +71,7 @@ final class XvfbServer {
   /// `windowfocus --sync`, which returns once the server says the window has
   /// the focus.
   func focusNewWindow(named title: String, after seen: [String]) throws -> String {
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + .seconds(180)
     while ContinuousClock.now < deadline {
       let found = try runProgram(
         ["xdotool", "search", "--onlyvisible", "--name", title], environment: ["DISPLAY": name])
@@ -85,7 +85,7 @@ final class XvfbServer {
       }
       usleep(50_000)
     }
-    throw WindowTestError(description: "no new window named \(title) within 60 s")
+    throw WindowTestError(description: "no new window named \(title) within 180 s")
   }
 
   /// Gives the keyboard focus to the root window, away from every dialog.
