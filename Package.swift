@@ -147,7 +147,9 @@ let package = Package(
       path: "Tests/TestSupport",
       swiftSettings: swiftSettings
     ),
-    .target(name: "PTYSupport", path: "Tests/PTYSupport", swiftSettings: swiftSettings),
+    .target(
+      name: "PTYSupport", dependencies: ["TestSupport"], path: "Tests/PTYSupport",
+      swiftSettings: swiftSettings),
     // zxcvbn-c, the C port of zxcvbn: the oracle of the strength tests and the
     // baseline of the strength benchmarks. No product links it.
     .systemLibrary(
@@ -243,7 +245,7 @@ let package = Package(
     .testTarget(
       name: "SecretFieldWindowTests",
       dependencies: [
-        "CSystemShims", "TestSupport", "secretfield-window", "secretfield-askpass",
+        "TestSupport", "secretfield-window", "secretfield-askpass",
         "pinentry-secretfield", "secretfield",
       ],
       swiftSettings: swiftSettings

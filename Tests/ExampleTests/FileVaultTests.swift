@@ -21,11 +21,12 @@ final class ScratchDirectory {
 
 /// Runs `file-vault MODE INPUT OUTPUT --stdin` with `passphrase` as its line of
 /// standard input.
-func fileVault(_ mode: String, _ input: String, _ output: String, passphrase: String) -> ProgramRun
+func fileVault(_ mode: String, _ input: String, _ output: String, passphrase: String) throws
+  -> ProgramRun
 {
-  run(
-    builtExecutable("file-vault"), [mode, input, output, "--stdin"],
-    input: Data((passphrase + "\n").utf8))
+  try runProgram(
+    [builtExecutable("file-vault"), mode, input, output, "--stdin"],
+    input: Array((passphrase + "\n").utf8))
 }
 
 /// 1 MiB and 100 bytes of varied bytes: 16 full chunks and a short final one.
@@ -38,7 +39,7 @@ struct FileVaultTests {
     let scratch = ScratchDirectory()
     let (plain, vault, back) = (scratch.file("plain"), scratch.file("vault"), scratch.file("back"))
     _ = FileManager.default.createFile(atPath: plain, contents: samplePlaintext)
-    let encrypted = fileVault("encrypt", plain, vault, passphrase: "a passphrase, typed")
+    let encrypted = try fileVault("encrypt", plain, vault, passphrase: "a passphrase, typed")
     #expect(encrypted.status == 0, "\(encrypted.error)")
     let sealed = try #require(FileManager.default.contents(atPath: vault))
     #expect(
@@ -46,7 +47,7 @@ struct FileVaultTests {
     #expect(sealed.prefix(8) == Data("SFVAULT1".utf8))
     #expect(sealed.range(of: samplePlaintext.prefix(64)) == nil)
 
-    let decrypted = fileVault("decrypt", vault, back, passphrase: "a passphrase, typed")
+    let decrypted = try fileVault("decrypt", vault, back, passphrase: "a passphrase, typed")
     #expect(decrypted.status == 0, "\(decrypted.error)")
     #expect(FileManager.default.contents(atPath: back) == samplePlaintext)
   }
@@ -58,9 +59,10 @@ struct FileVaultTests {
       let content = Data(repeating: 0x5A, count: size)
       _ = FileManager.default.createFile(atPath: scratch.file("plain"), contents: content)
       #expect(
-        fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "pw").status
+        try fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "pw")
+          .status
           == 0)
-      let decrypted = fileVault(
+      let decrypted = try fileVault(
         "decrypt", scratch.file("vault"), scratch.file("back"), passphrase: "pw")
       #expect(decrypted.status == 0, "\(decrypted.error)")
       #expect(FileManager.default.contents(atPath: scratch.file("back")) == content)
@@ -116,13 +118,14 @@ struct FileVaultTests {
     let scratch = ScratchDirectory()
     _ = FileManager.default.createFile(atPath: scratch.file("plain"), contents: samplePlaintext)
     #expect(
-      fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "right").status
+      try fileVault("encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "right")
+        .status
         == 0)
     var sealed = try #require(FileManager.default.contents(atPath: scratch.file("vault")))
     damage.apply(&sealed)
     _ = FileManager.default.createFile(atPath: scratch.file("damaged"), contents: sealed)
 
-    let result = fileVault(
+    let result = try fileVault(
       "decrypt", scratch.file("damaged"), scratch.file("back"), passphrase: damage.passphrase)
     #expect(result.status == 1)
     #expect(result.error.contains(damage.message), "\(result.error)")
@@ -131,8 +134,8 @@ struct FileVaultTests {
   }
 
   @Test("a usage error exits 2 with the usage line")
-  func usage() {
-    let result = run(builtExecutable("file-vault"), ["shred", "a", "b"])
+  func usage() throws {
+    let result = try runProgram([builtExecutable("file-vault"), "shred", "a", "b"])
     #expect(result.status == 2)
     #expect(result.error.contains("usage: file-vault encrypt|decrypt"))
   }
@@ -179,7 +182,7 @@ struct SodiumOracleTests {
       "\(answer.byteCount)",
     ])
     #expect(oracle.status == 0, "\(oracle.error)")
-    let theirs = String(decoding: oracle.output, as: UTF8.self).trimmingCharacters(
+    let theirs = oracle.output.trimmingCharacters(
       in: .whitespacesAndNewlines)
     #expect(theirs.count == 2 * answer.byteCount)
     #expect(ours == theirs)
@@ -192,12 +195,12 @@ struct SodiumOracleTests {
     let scratch = ScratchDirectory()
     _ = FileManager.default.createFile(atPath: scratch.file("plain"), contents: samplePlaintext)
     #expect(
-      fileVault(
+      try fileVault(
         "encrypt", scratch.file("plain"), scratch.file("vault"), passphrase: "shared secret"
       ).status == 0)
     let decrypted = try SodiumOracle.call(["decrypt", scratch.file("vault"), "shared secret"])
     #expect(decrypted.status == 0, "\(decrypted.error)")
-    #expect(decrypted.output == samplePlaintext)
+    #expect(Data(decrypted.outputBytes) == samplePlaintext)
 
     // Control: the oracle can fail. Another passphrase does not decrypt, and a
     // stream without its final chunk is refused.

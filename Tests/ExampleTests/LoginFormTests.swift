@@ -1,5 +1,6 @@
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 /// Keys as a terminal sends them, one write each.
@@ -29,14 +30,6 @@ private func startForm(_ arguments: [String] = []) throws -> TerminalSession {
 }
 
 extension TerminalSession {
-  fileprivate func output() throws -> String {
-    String(decoding: try capturedOutput(stream: 1), as: UTF8.self)
-  }
-
-  fileprivate func errors() throws -> String {
-    String(decoding: try capturedOutput(stream: 2), as: UTF8.self)
-  }
-
   /// Waits until the line starting with `label` is `label` and `shown`.
   @discardableResult
   fileprivate func waitForField(_ label: String, _ shown: String) throws -> ScreenSnapshot {
@@ -70,8 +63,8 @@ struct LoginFormTests {
     try session.type(FormKey.enter)
     #expect(try session.waitForExit() == .exited(0))
     // The caret stayed where Left put it: "2" went before the last character.
-    #expect(try session.output() == "pw21")
-    #expect(try session.errors() == "user: bobxy\n")
+    #expect(try session.standardOutput() == "pw21")
+    #expect(try session.standardError() == "user: bobxy\n")
   }
 
   @Test("the first empty field has the focus at first: the password, when the user is given")
@@ -83,7 +76,7 @@ struct LoginFormTests {
     #expect(screen.lines.contains("User: alice"), "\(screen)")
     try session.type(FormKey.enter)
     #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.output() == "s3cret")
+    #expect(try session.standardOutput() == "s3cret")
   }
 
   @Test("the reveal key shows the password field alone, kept across focus, masked at the end")
@@ -112,7 +105,7 @@ struct LoginFormTests {
     let after = try session.screen()
     #expect(after.lines.contains("Password: •••••••"), "\(after)")
     #expect(!after.shows("hunter2"), "\(after)")
-    #expect(try session.output() == "hunter2")
+    #expect(try session.standardOutput() == "hunter2")
   }
 
   @Test("losing the terminal's focus masks a revealed password")
@@ -138,8 +131,8 @@ struct LoginFormTests {
     try session.waitForField("Password:", "••")
     try session.type(FormKey.enter)
     #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.output() == "pw")
-    #expect(try session.errors() == "user: carol\n")
+    #expect(try session.standardOutput() == "pw")
+    #expect(try session.standardError() == "user: carol\n")
   }
 
   @Test("SIGTSTP stops with the terminal restored and the password masked; SIGCONT brings it back")
@@ -163,7 +156,7 @@ struct LoginFormTests {
     try session.type(FormKey.enter)
     #expect(try session.waitForExit() == .exited(0))
     #expect(try session.attributes() == session.initialAttributes)
-    #expect(try session.output() == "abcd")
+    #expect(try session.standardOutput() == "abcd")
   }
 
   /// A way for the form to end, and the status it gives.

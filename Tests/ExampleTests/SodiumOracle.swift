@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A small C program, written and compiled by the tests against libsodium
 /// directly (`cc` and `pkg-config libsodium`): the independent oracle for the
@@ -80,14 +81,14 @@ enum SodiumOracle {
     } catch {
       return .failure(OracleError("cannot write \(sourcePath): \(error)"))
     }
-    let build = run(
-      "/bin/sh",
-      [
-        "-c", "cc -O1 -o \"$1\" \"$2\" $(pkg-config --cflags --libs libsodium)", "sh", binaryPath,
-        sourcePath,
+    let build = Result {
+      try runProgram([
+        "/bin/sh", "-c", "cc -O1 -o \"$1\" \"$2\" $(pkg-config --cflags --libs libsodium)", "sh",
+        binaryPath, sourcePath,
       ])
-    guard build.status == 0 else {
-      return .failure(OracleError("cc failed (\(build.status)): \(build.error)"))
+    }
+    guard case .success(let run) = build, run.status == 0 else {
+      return .failure(OracleError("cc failed: \(build)"))
     }
     return .success(binaryPath)
   }()
@@ -98,49 +99,13 @@ enum SodiumOracle {
 
   /// Runs the oracle with `arguments`.
   static func call(_ arguments: [String]) throws -> ProgramRun {
-    run(try executable.get(), arguments)
+    try runProgram([try executable.get()] + arguments)
   }
 }
 
 struct OracleError: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
-}
-
-/// What a program run to its end wrote, and how it ended.
-struct ProgramRun {
-  var status: Int32
-  var output: Data
-  var error: String
-}
-
-/// Runs `executable` with `arguments` and `input` on standard input, and waits;
-/// standard output and error go through files, so neither pipe can fill up.
-func run(_ executable: String, _ arguments: [String], input: Data = Data()) -> ProgramRun {
-  let directory = NSTemporaryDirectory() + "program-run-\(UUID().uuidString)"
-  try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(atPath: directory) }
-  let paths = (input: directory + "/in", output: directory + "/out", error: directory + "/err")
-  _ = FileManager.default.createFile(atPath: paths.input, contents: input)
-  _ = FileManager.default.createFile(atPath: paths.output, contents: nil)
-  _ = FileManager.default.createFile(atPath: paths.error, contents: nil)
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  do {
-    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: paths.input))
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.output))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.error))
-    try process.run()
-  } catch {
-    return ProgramRun(status: -1, output: Data(), error: "\(error)")
-  }
-  process.waitUntilExit()
-  return ProgramRun(
-    status: process.terminationStatus,
-    output: FileManager.default.contents(atPath: paths.output) ?? Data(),
-    error: String(
-      decoding: FileManager.default.contents(atPath: paths.error) ?? Data(), as: UTF8.self))
 }
 
 func hex(_ bytes: some Sequence<UInt8>) -> String {

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// A bare pseudo-terminal opened in the test process, for unit tests of code
 /// that takes a terminal path: no session, no emulator. Reading the master shows

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 
 /// A terminal's termios, read with `tcgetattr`, in a form tests can compare and
 /// print.
@@ -50,12 +51,4 @@ public struct TerminalAttributes: Equatable, Sendable, CustomStringConvertible {
       + "cflag 0o\(String(controlFlags, radix: 8)) lflag 0o\(String(localFlags, radix: 8))"
       + " (echo \(isEchoing), icanon \(isCanonical), isig \(sendsSignals))"
   }
-}
-
-/// The harness could not do what a test asked; the message says what and why.
-public struct HarnessError: Error, CustomStringConvertible {
-  /// What went wrong, in words.
-  public let description: String
-  /// An error that says `description`.
-  public init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A program under test, run in a pseudo-terminal the way a shell runs a job,
 /// with a terminal emulator reading its screen.
@@ -321,6 +322,18 @@ public final class TerminalSession {
       "command": "captured", "stream": stream, "until_closed": untilClosed, "timeout": 30,
     ])
     return bytes(fromHex: reply["bytes"] as? String ?? "")
+  }
+
+  /// What the program wrote to standard output (`.captured`), as UTF-8,
+  /// once it closed it.
+  public func standardOutput() throws -> String {
+    String(decoding: try capturedOutput(stream: 1), as: UTF8.self)
+  }
+
+  /// What the program wrote to standard error (`.captured`), as UTF-8, once
+  /// it closed it.
+  public func standardError() throws -> String {
+    String(decoding: try capturedOutput(stream: 2), as: UTF8.self)
   }
 
   // MARK: Helpers

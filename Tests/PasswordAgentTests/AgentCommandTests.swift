@@ -3,6 +3,7 @@ import Glibc
 import PTYSupport
 import PasswordAgent
 import SecretFieldCLI
+import TestSupport
 import Testing
 import ToolSupport
 

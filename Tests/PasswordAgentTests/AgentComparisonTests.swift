@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 /// A terminal password agent, ours or systemd's, and what it was seen to do.
@@ -50,8 +51,8 @@ struct AgentComparisonTests {
   func arrowKeys(_ agent: TerminalAgent) throws {
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask("Arrow test:")
-    let session = try namespace.startAgent(["--query"], executable: agent.executable)
-    try session.waitForText("Arrow test:")
+    let session = try namespace.startQueryAgent(
+      waitingFor: "Arrow test:", executable: agent.executable)
     try session.type(keys: ["a", "b", Key.left, "c", Key.enter])
     #expect(try session.waitForExit() == .exited(0))
     #expect(asker.finish().output == Array(agent.arrowAnswer.utf8))
@@ -109,8 +110,8 @@ struct AgentComparisonTests {
   func signalRestores(_ agent: TerminalAgent, signal: Int32) throws {
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask("Signal test:")
-    let session = try namespace.startAgent(["--query"], executable: agent.executable)
-    try session.waitForText("Signal test:")
+    let session = try namespace.startQueryAgent(
+      waitingFor: "Signal test:", executable: agent.executable)
     // systemd's agent draws its prompt before it turns echo off.
     let deadline = ContinuousClock.now + .seconds(30)
     while try session.attributes().isEchoing {
@@ -140,8 +141,8 @@ struct AgentComparisonTests {
   func messageEscapes(_ agent: TerminalAgent) throws {
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask("Disk \u{1B}[31mred:")
-    let session = try namespace.startAgent(["--query"], executable: agent.executable)
-    try session.waitForText(agent.shownMessage)
+    let session = try namespace.startQueryAgent(
+      waitingFor: agent.shownMessage, executable: agent.executable)
     try session.type(keys: ["x", Key.enter])
     #expect(try session.waitForExit() == .exited(0))
     #expect(asker.finish().output == Array("x\n".utf8))
@@ -194,16 +195,23 @@ private func pollRequests(of processID: Int32, at address: UInt64, count: Int) -
 /// Waits until `signal` is pending for `processID` (its `/proc` status shows
 /// it in `SigPnd` or `ShdPnd`): sent, and held.
 func waitUntilPending(_ signal: Int32, in processID: Int32) throws {
+  try waitForSignal(signal, in: processID, pending: true)
+}
+
+/// Waits until `signal` is (or, with `pending` false, is no longer) pending
+/// for `processID`, as its `/proc` status shows in `SigPnd` or `ShdPnd`.
+func waitForSignal(_ signal: Int32, in processID: Int32, pending: Bool) throws {
   let bit = UInt64(1) << UInt64(signal - 1)
   let deadline = ContinuousClock.now + .seconds(30)
   while true {
     let status = (try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)) ?? ""
-    let pending = status.split(separator: "\n").filter {
+    let masks = status.split(separator: "\n").filter {
       $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:")
     }.compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
-    if pending.contains(where: { $0 & bit != 0 }) { return }
+    if masks.contains(where: { $0 & bit != 0 }) == pending { return }
     guard ContinuousClock.now < deadline else {
-      throw HarnessError("signal \(signal) never showed as pending for \(processID)")
+      throw HarnessError(
+        "signal \(signal) \(pending ? "never showed as" : "stayed") pending for \(processID)")
     }
     usleep(10_000)
   }

@@ -41,8 +41,7 @@ struct AgentEndToEndTests {
   func escapeCancels() throws {
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask("Disk passphrase:")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Disk passphrase:")
+    let session = try namespace.startQueryAgent(waitingFor: "Disk passphrase:")
     try session.type(keys: ["s", "e", "c"])
     try session.waitForMasks(3, after: "Disk passphrase:")
     try session.type(Key.escape)
@@ -83,8 +82,7 @@ struct AgentEndToEndTests {
       "ask.deadline",
       "[Ask]\nPID=\(getpid())\nSocket=\(namespace.directory)/sck.deadline\nNotAfter=\(notAfter)\nMessage=Soon gone:\n"
     )
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Soon gone:")
+    let session = try namespace.startQueryAgent(waitingFor: "Soon gone:")
     try session.type(keys: ["a", "b"])
     try session.waitForMasks(2, after: "Soon gone:")
     #expect(try session.waitForExit() == .exited(0))
@@ -102,8 +100,7 @@ struct AgentEndToEndTests {
     try namespace.writeRequest(
       "ask.removed",
       "[Ask]\nPID=\(getpid())\nSocket=\(namespace.directory)/sck.removed\nMessage=Going:\n")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Going:")
+    let session = try namespace.startQueryAgent(waitingFor: "Going:")
     unlink(namespace.outsideDirectory + "/ask.removed")
     #expect(try session.waitForExit() == .exited(0))
     #expect(
@@ -142,8 +139,7 @@ struct AgentEndToEndTests {
         "[Ask]\nPID=\(getpid())\nSocket=\(inside)/sck.many\(index)\nMessage=Many\n")
     }
     let asker = try namespace.ask("Good one:")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Good one:")
+    let session = try namespace.startQueryAgent(waitingFor: "Good one:")
     try session.type(keys: ["o", "k"])
     try session.waitForMasks(2, after: "Good one:")
     try session.type(Key.enter)
@@ -223,8 +219,7 @@ struct AgentEndToEndTests {
   func echoAndSilent() throws {
     let namespace = try AskPasswordNamespace()
     let echoed = try namespace.ask("Shown:", options: ["--echo=yes"])
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Shown:")
+    let session = try namespace.startQueryAgent(waitingFor: "Shown:")
     try session.type(keys: ["v", "i", "s"])
     try session.waitForText("Shown: vis")
     try session.type(Key.tab)
@@ -252,8 +247,7 @@ struct AgentEndToEndTests {
     let namespace = try AskPasswordNamespace()
     let first = try namespace.ask("Asked:")
     let second = try namespace.ask("Vanishes:")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Asked:")
+    let session = try namespace.startQueryAgent(waitingFor: "Asked:")
     // The asker dies without removing its file; the test removes it, as
     // systemd would clean up after a unit that was stopped.
     let vanishing = newestRequest(in: namespace)

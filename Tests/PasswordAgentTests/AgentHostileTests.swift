@@ -3,6 +3,7 @@ import Glibc
 import PTYSupport
 import PasswordAgent
 import SecureMemory
+import TestSupport
 import Testing
 
 /// What an attack on `secretfield agent` tried, each in a private mount
@@ -32,8 +33,7 @@ struct AgentHostileTests {
       namespace, file: "ask.swap", socket: "sck.swap", message: "Swapped:")
     let elsewhere = try TemporaryDirectory()
     let attacker = try DatagramSocket(path: elsewhere.path + "/attacker")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Swapped:")
+    let session = try namespace.startQueryAgent(waitingFor: "Swapped:")
     // The original moves aside (it still exists); its name becomes a link to
     // the attacker's socket, which a request naming it directly could never
     // have: it is outside the directory.
@@ -54,8 +54,7 @@ struct AgentHostileTests {
     let namespace = try AskPasswordNamespace()
     let original = try Self.request(
       namespace, file: "ask.kept", socket: "sck.kept", message: "Kept:")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Kept:")
+    let session = try namespace.startQueryAgent(waitingFor: "Kept:")
     try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
     #expect(try session.waitForExit() == .exited(0))
     #expect(original.receiveWaiting() == Array("+sekrit".utf8))
@@ -71,8 +70,7 @@ struct AgentHostileTests {
     try stuck.fillQueue()
     let next = try Self.request(
       namespace, file: "ask.2next", socket: "sck.next", message: "Next:")
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Stuck:")
+    let session = try namespace.startQueryAgent(waitingFor: "Stuck:")
     try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
     try waitUntilSending(session.processID)
     let sending = try session.attributes()
@@ -91,18 +89,27 @@ struct AgentHostileTests {
     #expect(leftover.allSatisfy { $0.first == UInt8(ascii: "f") }, "the answer was queued")
   }
 
+  /// Answers `sekrit` to a request whose socket's queue is full (the asker
+  /// does not read), and returns once the agent waits in its send.
+  static func answerAskerThatDoesNotRead(named name: String) throws -> (
+    namespace: AskPasswordNamespace, stuck: DatagramSocket, session: TerminalSession
+  ) {
+    let namespace = try AskPasswordNamespace()
+    let stuck = try request(
+      namespace, file: "ask.\(name)", socket: "sck.\(name)", message: "Stuck:")
+    try stuck.fillQueue()
+    let session = try namespace.startQueryAgent(waitingFor: "Stuck:")
+    try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
+    try waitUntilSending(session.processID)
+    return (namespace, stuck, session)
+  }
+
   @Test(
     "SIGTERM while the send waits for an asker that does not read: the agent dies by it at once, and the answer never goes"
   )
   func terminatedWhileSending() throws {
-    let namespace = try AskPasswordNamespace()
-    let stuck = try Self.request(
-      namespace, file: "ask.term", socket: "sck.term", message: "Stuck:")
-    try stuck.fillQueue()
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Stuck:")
-    try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
-    try waitUntilSending(session.processID)
+    let (namespace, stuck, session) = try Self.answerAskerThatDoesNotRead(named: "term")
+    defer { withExtendedLifetime(namespace) {} }
     try session.send(signal: SIGTERM)
     try waitUntilTaken(SIGTERM, by: session.processID)
     // Room at last: a send still waiting once the signal was taken would go
@@ -120,14 +127,8 @@ struct AgentHostileTests {
 
   @Test("the control: the same send, with room made and no signal, delivers the answer")
   func roomMadeWhileSending() throws {
-    let namespace = try AskPasswordNamespace()
-    let stuck = try Self.request(
-      namespace, file: "ask.room", socket: "sck.room", message: "Stuck:")
-    try stuck.fillQueue()
-    let session = try namespace.startAgent(["--query"])
-    try session.waitForText("Stuck:")
-    try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
-    try waitUntilSending(session.processID)
+    let (namespace, stuck, session) = try Self.answerAskerThatDoesNotRead(named: "room")
+    defer { withExtendedLifetime(namespace) {} }
     var received: [[UInt8]] = []
     while let datagram = stuck.receiveWaiting() { received.append(datagram) }
     #expect(try session.waitForExit() == .exited(0))
@@ -139,17 +140,5 @@ struct AgentHostileTests {
 /// Waits until `signal`, sent to `processID`, is no longer pending there: its
 /// handler has taken it.
 func waitUntilTaken(_ signal: Int32, by processID: Int32) throws {
-  let bit = UInt64(1) << UInt64(signal - 1)
-  let deadline = ContinuousClock.now + .seconds(30)
-  while true {
-    let status = (try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8)) ?? ""
-    let pending = status.split(separator: "\n").filter {
-      $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:")
-    }.compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
-    if !pending.contains(where: { $0 & bit != 0 }) { return }
-    guard ContinuousClock.now < deadline else {
-      throw HarnessError("signal \(signal) stayed pending for \(processID)")
-    }
-    usleep(10_000)
-  }
+  try waitForSignal(signal, in: processID, pending: false)
 }

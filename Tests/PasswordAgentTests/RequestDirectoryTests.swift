@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PasswordAgent
 import SecureMemory
+import TestSupport
 import Testing
 
 /// A request file's text for `socket`, with more keys.

@@ -43,6 +43,20 @@ private final class ScriptedAgent {
     return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
+  /// Writes `text` to `plain.txt` and runs `gpg --symmetric` on it, into
+  /// `enc.gpg`, asking through the scripted pinentry; gpg's exit code.
+  func encryptSymmetric(_ text: String) throws -> Int32? {
+    try home.writeFile("plain.txt", Array(text.utf8))
+    return try home.run(
+      "/usr/bin/gpg",
+      [
+        "--pinentry-mode", "ask", "--symmetric", "-o", "\(home.path)/enc.gpg",
+        "\(home.path)/plain.txt",
+      ],
+      environment: scriptEnvironment
+    ).exitCode
+  }
+
   /// The requests the pinentry logged, each as its fields.
   var requests: [[String: String]] {
     home.readFile("log").split(separator: "\n").map { line in
@@ -109,15 +123,7 @@ struct PinentryAgentTests {
       "enter \(scriptEscaped(passphrase))", "enter \(scriptEscaped(passphrase))x",
       "enter \(scriptEscaped(passphrase))", "enter \(scriptEscaped(passphrase))",
     ])
-    try agent.home.writeFile("plain.txt", Array("attack at dawn\n".utf8))
-    let encrypt = try agent.home.run(
-      "/usr/bin/gpg",
-      [
-        "--pinentry-mode", "ask", "--symmetric", "-o", "\(agent.home.path)/enc.gpg",
-        "\(agent.home.path)/plain.txt",
-      ],
-      environment: agent.scriptEnvironment)
-    #expect(encrypt.exitCode == 0)
+    #expect(try agent.encryptSymmetric("attack at dawn\n") == 0)
     let requests = agent.requests
     #expect(
       requests.map { $0["stage"] } == ["passphrase", "repetition", "passphrase", "repetition"])
@@ -137,15 +143,7 @@ struct PinentryAgentTests {
   @Test("a weak passphrase makes the agent ask CONFIRM with its own buttons; confirming keeps it")
   func weakPassphraseConfirm() throws {
     let agent = try ScriptedAgent(answers: ["enter weak", "enter weak", "confirm"])
-    try agent.home.writeFile("plain.txt", Array("x\n".utf8))
-    let encrypt = try agent.home.run(
-      "/usr/bin/gpg",
-      [
-        "--pinentry-mode", "ask", "--symmetric", "-o", "\(agent.home.path)/enc.gpg",
-        "\(agent.home.path)/plain.txt",
-      ],
-      environment: agent.scriptEnvironment)
-    #expect(encrypt.exitCode == 0)
+    #expect(try agent.encryptSymmetric("x\n") == 0)
     let confirm = try #require(agent.requests.last)
     #expect(confirm["request"] == "CONFIRM")
     #expect(confirm["ok"] == "Take this one anyway")

@@ -38,9 +38,7 @@ struct MarkerInterface: PinentryInterface {
   mutating func getPin(
     _ request: PinRequest, quality: PassphraseQuality?
   ) -> EntryOutcome<SecureBuffer> {
-    var passphrase = try! SecureBuffer(capacity: marker.count)
-    marker.masked.withUnsafeBytes { try! passphrase.append($0) }
-    passphrase.withUnsafeMutableBytes { marker.unmask(in: $0) }
+    let passphrase = marker.unmaskedInSecureBuffer(capacity: marker.count)
     _ = quality?.estimate(passphrase)
     if keepsPlainCopy { keptCopy = passphrase.withUnsafeBytes { Array($0) } }
     return .submitted(passphrase)

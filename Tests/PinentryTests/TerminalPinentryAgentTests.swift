@@ -37,9 +37,7 @@ private final class AgentTerminal {
   }
 
   /// What the tool wrote to standard output, once it ended.
-  func output() throws -> String {
-    String(decoding: try terminal.capturedOutput(stream: 1), as: UTF8.self)
-  }
+  func output() throws -> String { try terminal.standardOutput() }
 
   /// Waits until `count` lines (screen and scrollback) start with `prompt`
   /// and the cursor is on the last of them with `masks` masks: the pinentry

@@ -131,20 +131,14 @@ struct TerminalPinentryEndingTests {
     let driver = try TerminalPinentryDriver()
     for line in ending.before { try driver.expectOK(line) }
     if afterARequest {
-      try driver.expectOK("SETPROMPT First:")
-      driver.send("GETPIN")
-      try driver.waitForMasks(0, prompt: "First:")
+      try driver.startGetPin(prompt: "First:")
       try driver.type(["x", "y"])
       try driver.waitForMasks(2, prompt: "First:")
-      try driver.type([Key.enter])
-      #expect(try driver.nextLine() == "D xy")
-      #expect(try driver.nextLine() == "OK")
+      try driver.submit(expecting: "xy")
       let between = try driver.terminal.attributes()
       #expect(between == driver.terminal.initialAttributes, "between requests: \(between)")
     }
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     for character in ending.typed { try driver.type([String(character)]) }
     try driver.waitForMasks(ending.typed.count, prompt: "Passphrase:")
     // The control: while asking, the modes differ, so the comparison after
@@ -211,15 +205,11 @@ struct TerminalPinentryNonEndingTests {
   @Test("a client that closed its requests but still reads gets the answer, then the end")
   func requestsClosedAnswerStillArrives() throws {
     let driver = try TerminalPinentryDriver()
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     driver.closeRequests()
     try driver.type(["a", "b"])
     try driver.waitForMasks(2, prompt: "Passphrase:")
-    try driver.type([Key.enter])
-    #expect(try driver.nextLine() == "D ab")
-    #expect(try driver.nextLine() == "OK")
+    try driver.submit(expecting: "ab")
     try #require(driver.process.waitForEnd(), "the end of the requests ends the session")
     #expect(driver.process.exitCode == 0)
   }
@@ -227,17 +217,13 @@ struct TerminalPinentryNonEndingTests {
   @Test("^Z rings the bell and stops nothing: a pinentry is no job of the terminal's shell")
   func suspendKeyStopsNothing() throws {
     let driver = try TerminalPinentryDriver()
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["a", Key.controlZ, "b"])
     try driver.waitForMasks(2, prompt: "Passphrase:")
     #expect(!driver.process.hasEnded)
     let during = try driver.terminal.attributes()
     #expect(during.isRaw, "still asking, in raw mode: \(during)")
-    try driver.type([Key.enter])
-    #expect(try driver.nextLine() == "D ab")
-    #expect(try driver.nextLine() == "OK")
+    try driver.submit(expecting: "ab")
     #expect(try driver.bye() == 0)
   }
 
@@ -262,9 +248,9 @@ struct TerminalPinentryNonEndingTests {
       (["--help"], "Usage: pinentry-secretfield"), (["--version"], "pinentry-secretfield 0.1.0"),
     ] {
       let output = try Pipe()
-      let process = try ChildProcess(
-        pinentrySecretfield, arguments: arguments, environment: [],
-        standardOutput: output.writeEnd)
+      let process = try TestProcess(
+        [pinentrySecretfield] + arguments, environment: .exactly([:]), standardInput: .inherit,
+        standardOutput: .descriptor(output.writeEnd), standardError: .inherit)
       output.closeWriteEnd()
       #expect(String(decoding: output.receiveAll(), as: UTF8.self).hasPrefix(expected))
       #expect(process.exitCode == 0)
@@ -272,8 +258,7 @@ struct TerminalPinentryNonEndingTests {
     let driver = try TerminalPinentryDriver(
       namesTerminal: false, arguments: ["--display", ":0", "--no-global-grab", "--debug"])
     driver.send("GETINFO flavor")
-    #expect(try driver.nextLine() == "D secretfield")
-    #expect(try driver.nextLine() == "OK")
+    try driver.expectData("secretfield")
     #expect(try driver.bye() == 0)
   }
 
@@ -287,8 +272,7 @@ struct TerminalPinentryNonEndingTests {
     try probe.waitForText("Passphrase:")
     try probe.type("x")
     try probe.type(Key.enter)
-    #expect(try driver.nextLine() == "D x")
-    #expect(try driver.nextLine() == "OK")
+    try driver.expectData("x")
     #expect(try driver.bye() == 0)
   }
 }
@@ -305,15 +289,20 @@ private enum KittyKey {
   "pinentry-secretfield knows what the user's terminal knows: caps lock, focus, recording",
   .enabled(if: canRun))
 struct TerminalPinentryAwarenessTests {
-  @Test("caps lock: the agent's default-capshint text shows under the field while it is on")
-  func capsLockInTheAgentsWords() throws {
+  /// A driver whose terminal speaks the kitty keyboard protocol, the agent's
+  /// caps-lock hint set in German.
+  static func capsHintDriver() throws -> TerminalPinentryDriver {
     var options = TerminalSession.Options()
     options.supportsKeyboardProtocol = true
     let driver = try TerminalPinentryDriver(terminalOptions: options)
     try driver.expectOK("OPTION default-capshint=_Feststelltaste ist an")
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.terminal.waitForScreen("keyboard flags pushed") { $0.keyboardFlags == [25] }
+    return driver
+  }
+
+  @Test("caps lock: the agent's default-capshint text shows under the field while it is on")
+  func capsLockInTheAgentsWords() throws {
+    let driver = try TerminalPinentryAwarenessTests.capsHintDriver()
+    try driver.startKeyboardProtocolGetPin(prompt: "Passphrase:")
     try driver.type([KittyKey.aWithCapsLock])
     let on = try driver.terminal.waitForText("Feststelltaste ist an")
     #expect(on.shows("Passphrase: •"))
@@ -322,8 +311,7 @@ struct TerminalPinentryAwarenessTests {
       $0.shows("Passphrase: ••") && !$0.shows("Feststelltaste")
     }
     try driver.type([KittyKey.enter])
-    #expect(try driver.nextLine() == "D Ab")
-    #expect(try driver.nextLine() == "OK")
+    try driver.expectData("Ab")
     #expect(try driver.bye() == 0)
     let after = try driver.terminal.screen()
     #expect(after.keyboardFlags == [], "popped: \(after.keyboardLog)")
@@ -331,23 +319,13 @@ struct TerminalPinentryAwarenessTests {
 
   @Test("caps lock still on at the next GETPIN: its first key shows the warning again")
   func capsLockStaysKnownAcrossRequests() throws {
-    var options = TerminalSession.Options()
-    options.supportsKeyboardProtocol = true
-    let driver = try TerminalPinentryDriver(terminalOptions: options)
-    try driver.expectOK("OPTION default-capshint=_Feststelltaste ist an")
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.terminal.waitForScreen("keyboard flags pushed") { $0.keyboardFlags == [25] }
+    let driver = try TerminalPinentryAwarenessTests.capsHintDriver()
+    try driver.startKeyboardProtocolGetPin(prompt: "Passphrase:")
     try driver.type([KittyKey.aWithCapsLock])
     try driver.terminal.waitForText("Feststelltaste ist an")
     try driver.type([KittyKey.enterWithCapsLock])
-    #expect(try driver.nextLine() == "D A")
-    #expect(try driver.nextLine() == "OK")
-    try driver.expectOK("SETPROMPT Again:")
-    driver.send("GETPIN")
-    try driver.terminal.waitForScreen("flags pushed again") {
-      $0.keyboardFlags == [25] && $0.cursorLine.hasPrefix("Again:")
-    }
+    try driver.expectData("A")
+    try driver.startKeyboardProtocolGetPin(prompt: "Again:")
     try driver.type([KittyKey.aWithCapsLock])
     let again = try driver.terminal.waitForScreen("the warning under the second field") {
       $0.shows("Again: •")
@@ -356,42 +334,31 @@ struct TerminalPinentryAwarenessTests {
     }
     #expect(again.shows("Again: •"))
     try driver.type([KittyKey.enterWithCapsLock])
-    #expect(try driver.nextLine() == "D A")
-    #expect(try driver.nextLine() == "OK")
+    try driver.expectData("A")
     #expect(try driver.bye() == 0)
   }
 
   @Test("the GETPIN after one that revealed its text starts empty and masked")
   func nextRequestStartsEmptyAndMasked() throws {
     let driver = try TerminalPinentryDriver()
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["s", "3", "c", Key.tab])
     // The control: the first request shows its text.
     try driver.terminal.waitForText("Passphrase: s3c")
-    try driver.type([Key.enter])
-    #expect(try driver.nextLine() == "D s3c")
-    #expect(try driver.nextLine() == "OK")
-    try driver.expectOK("SETPROMPT Again:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Again:")
+    try driver.submit(expecting: "s3c")
+    try driver.startGetPin(prompt: "Again:")
     try driver.type(["x"])
     let masked = try driver.waitForMasks(1, prompt: "Again:")
     #expect(!masked.cursorLine.contains("x"), "\(masked)")
-    try driver.type([Key.enter])
     // Only what this request typed: the field started empty.
-    #expect(try driver.nextLine() == "D x")
-    #expect(try driver.nextLine() == "OK")
+    try driver.submit(expecting: "x")
     #expect(try driver.bye() == 0)
   }
 
   @Test("focus lost while revealed masks the passphrase again")
   func focusOutMasks() throws {
     let driver = try TerminalPinentryDriver()
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["s", "3", "c", Key.tab])
     try driver.terminal.waitForText("Passphrase: s3c")
     try driver.type(["\u{1B}[O"])
@@ -399,9 +366,7 @@ struct TerminalPinentryAwarenessTests {
       $0.shows("Passphrase: •••")
     }
     #expect(!masked.shows("s3c"))
-    try driver.type([Key.enter])
-    #expect(try driver.nextLine() == "D s3c")
-    #expect(try driver.nextLine() == "OK")
+    try driver.submit(expecting: "s3c")
     #expect(try driver.bye() == 0)
   }
 
@@ -412,9 +377,7 @@ struct TerminalPinentryAwarenessTests {
     var options = TerminalSession.Options()
     options.sessionLeaderEnvironment = [recorded ? "ASCIINEMA_REC" : "NOT_A_RECORDER": "1"]
     let driver = try TerminalPinentryDriver(terminalOptions: options)
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["s", "3", "c", Key.tab])
     if recorded {
       let refused = try driver.terminal.waitForText(
@@ -424,9 +387,7 @@ struct TerminalPinentryAwarenessTests {
       // The control: the same terminal without the variable reveals.
       try driver.terminal.waitForText("Passphrase: s3c")
     }
-    try driver.type([Key.enter])
-    #expect(try driver.nextLine() == "D s3c")
-    #expect(try driver.nextLine() == "OK")
+    try driver.submit(expecting: "s3c")
     #expect(try driver.bye() == 0)
   }
 }

@@ -23,13 +23,7 @@ private let canRun =
 private final class FaultDirectory {
   let path: String
 
-  init() throws {
-    var template = Array("/tmp/sf-pinfault-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw HarnessError(what: "mkdtemp", errno: errno)
-    }
-    path = String(cString: made)
-  }
+  init() throws { path = try makeTemporaryDirectory(prefix: "sf-pinfault-") }
 
   /// The names in the directory, `.` and `..` left out.
   var entries: [String] { directoryEntries(path) }
@@ -53,9 +47,7 @@ struct TerminalPinentryRealFaultTests {
       environment: ["\(TestHook.faultVariable)=\(fault.rawValue)"],
       coreDumpsIn: directory.path, standardError: standardError.writeEnd)
     standardError.closeWriteEnd()
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["a", "b"])
     try driver.waitForMasks(2, prompt: "Passphrase:")
     let during = try driver.terminal.attributes()
@@ -72,13 +64,8 @@ struct TerminalPinentryRealFaultTests {
     let directory = try FaultDirectory()
     let standardError = try Pipe()
     let driver = try Self.faultingRequest(fault, in: directory, standardError: standardError)
-    kill(driver.process.processID, TestHook.faultTrigger)
-    try #require(driver.process.waitForEnd(), "the pinentry dies")
-    #expect(driver.process.terminatingSignal == fault.signal)
-    let after = try driver.terminal.attributes()
-    #expect(after == driver.terminal.initialAttributes, "\(after)")
-    let screen = try driver.terminal.screen()
-    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+    try driver.fault(expectingDeathBy: fault.signal)
+    try driver.expectTerminalRestored()
     let printed = String(decoding: standardError.receiveAll(), as: UTF8.self)
     #expect(printed == "", "nothing on stderr: no backtrace, no memory")
     #expect(!driver.process.dumpedCore)
@@ -91,9 +78,7 @@ struct TerminalPinentryRealFaultTests {
     let standardError = try Pipe()
     let driver = try Self.faultingRequest(
       .stackOverflowWithoutAlternateStack, in: directory, standardError: standardError)
-    kill(driver.process.processID, TestHook.faultTrigger)
-    try #require(driver.process.waitForEnd(), "the pinentry dies")
-    #expect(driver.process.terminatingSignal == SIGSEGV)
+    try driver.fault(expectingDeathBy: SIGSEGV)
     #expect(try driver.terminal.attributes().isRaw)
     #expect(try driver.terminal.screen().bracketedPaste)
   }
@@ -110,21 +95,14 @@ struct TerminalPinentryRealFaultTests {
       environment: ["\(TestHook.faultVariable)=\(fault.rawValue)"],
       coreDumpsIn: directory.path, standardError: standardError.writeEnd)
     standardError.closeWriteEnd()
-    try driver.expectOK("SETPROMPT Passphrase:")
-    driver.send("GETPIN")
-    try driver.waitForMasks(0, prompt: "Passphrase:")
+    try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["q", "z", "x", "\t"])
     try driver.terminal.waitForScreen("the passphrase revealed") {
       $0.cursorLine.hasPrefix("Passphrase: qzx")
     }
     #expect(try driver.terminal.attributes().isRaw, "control: raw while asking")
-    kill(driver.process.processID, TestHook.faultTrigger)
-    try #require(driver.process.waitForEnd(), "the window program dies")
-    #expect(driver.process.terminatingSignal == fault.signal)
-    let after = try driver.terminal.attributes()
-    #expect(after == driver.terminal.initialAttributes, "\(after)")
-    let screen = try driver.terminal.screen()
-    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+    try driver.fault(expectingDeathBy: fault.signal)
+    let screen = try driver.expectTerminalRestored()
     #expect(!screen.contains("qzx"), "the revealed passphrase stays on the screen:\n\(screen)")
     let printed = String(decoding: standardError.receiveAll(), as: UTF8.self)
     #expect(printed == "", "nothing on stderr: no backtrace, no memory")
@@ -136,8 +114,9 @@ struct TerminalPinentryRealFaultTests {
     let directory = try FaultDirectory()
     let start = TerminalPinentryDriver.start(
       "/usr/bin/python3", arguments: ["-c", "import os; os.abort()"], coreDumpsIn: directory.path)
-    let process = try ChildProcess(
-      start.path, arguments: start.arguments, environment: ["PATH=/usr/bin:/bin"])
+    let process = try TestProcess(
+      [start.path] + start.arguments, environment: .exactly(["PATH": "/usr/bin:/bin"]),
+      standardInput: .inherit, standardOutput: .inherit, standardError: .inherit)
     try #require(process.waitForEnd(), "python3 aborts")
     #expect(process.terminatingSignal == SIGABRT)
     #expect(process.dumpedCore)

@@ -1,5 +1,6 @@
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 /// The real callers of the askpass, run as a user runs them from a shell: the
@@ -15,15 +16,15 @@ struct AskpassClientTests {
     "ssh-add adds a passphrase-protected key with the passphrase typed into our prompt; a wrong one does not",
     .enabled(if: hasOpenSSH, "needs openssh-client"))
   func sshAdd() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let key = directory.path + "/key"
     let passphrase = "correct horse é"
     let made = try runProgram(
-      "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", passphrase, "-C", "sf-test", "-f", key],
-      environment: ["PATH": "/usr/bin:/bin"])
+      ["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", "sf-test", "-f", key],
+      environment: .exactly(["PATH": "/usr/bin:/bin"]))
     try #require(made.status == 0, "\(made.error)")
     let fingerprint = try runProgram(
-      "/usr/bin/ssh-keygen", ["-lf", key + ".pub"], environment: ["PATH": "/usr/bin:/bin"]
+      ["/usr/bin/ssh-keygen", "-lf", key + ".pub"], environment: .exactly(["PATH": "/usr/bin:/bin"])
     ).output.split(separator: " ")[1]
     let agent = try SSHAgent(in: directory)
     defer { agent.stop() }
@@ -69,13 +70,13 @@ struct AskpassClientTests {
     "ssh-agent asks our askpass to confirm each use of a key added with ssh-add -c: y signs, n refuses",
     .enabled(if: hasOpenSSH, "needs openssh-client"))
   func sshAgentConfirm() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let key = directory.path + "/key"
     let plain = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
     try #require(
       try runProgram(
-        "/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "sf-test", "-f", key],
-        environment: plain
+        ["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "sf-test", "-f", key],
+        environment: .exactly(plain)
       ).status == 0)
     let message = directory.path + "/message"
     try "hello\n".write(toFile: message)
@@ -95,14 +96,14 @@ struct AskpassClientTests {
     var waited = 0
     while waited < 3000 {
       if access(socket, F_OK) == 0,
-        try runProgram("/usr/bin/ssh-add", ["-l"], environment: client).status != 2
+        try runProgram(["/usr/bin/ssh-add", "-l"], environment: .exactly(client)).status != 2
       {
         break
       }
       usleep(10_000)
       waited += 1
     }
-    let added = try runProgram("/usr/bin/ssh-add", ["-c", key], environment: client)
+    let added = try runProgram(["/usr/bin/ssh-add", "-c", key], environment: .exactly(client))
     try #require(added.status == 0, "\(added.error)")
 
     for (round, (answer, signs)) in [("n", false), ("y", true)].enumerated() {
@@ -128,7 +129,7 @@ struct AskpassClientTests {
   /// `git credential fill` with no helper: git asks GIT_ASKPASS for the user
   /// name and the password (GIT_TERMINAL_PROMPT=0 keeps it from falling back
   /// to its own terminal prompt).
-  func gitCredentialFill(in directory: ShortTemporaryDirectory) throws -> TerminalSession {
+  func gitCredentialFill(in directory: TemporaryDirectory) throws -> TerminalSession {
     var options = TerminalSession.Options()
     options.environment = [
       "GIT_ASKPASS": secretfieldAskpass, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
@@ -146,7 +147,7 @@ struct AskpassClientTests {
     "git with GIT_ASKPASS receives the user name and password typed into our prompt",
     .enabled(if: hasGit, "needs git"))
   func gitCredential() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try gitCredentialFill(in: directory)
     let asked = try session.waitForText("Username for 'https://example.invalid':")
     #expect(asked.shows("Tab show · Enter OK · Esc cancel"), "our askpass asks: \(asked)")
@@ -164,7 +165,7 @@ struct AskpassClientTests {
     "control: cancelling our prompt leaves git without a password",
     .enabled(if: hasGit, "needs git"))
   func gitCancelled() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try gitCredentialFill(in: directory)
     try session.waitForText("Username for 'https://example.invalid':")
     try session.type("alice\r")

@@ -44,39 +44,26 @@ struct CredentialResidueTests {
     try answerCredentialForm(clone, user: "alice", password: "not for nobody")
     try expectSuccess(clone)
 
-    let serial = try #require(KeyringOracle.serial(name))
-    let asNobody = [
-      "--reuid=\(nobodyID)", "--regid=\(nobodyID)", "--clear-groups", KeyringOracle.program,
-      "pipe", String(serial),
-    ]
-    let denied = KeyringOracle.run(asNobody, program: "/usr/bin/setpriv")
-    #expect(denied.status != 0)
-    #expect(denied.output.isEmpty)
-    #expect(String(decoding: denied.error, as: UTF8.self).contains("Permission denied"))
-
-    #expect(KeyringOracle.setPermissions(name, KernelKeyring.permissions | 0x03))
-    let allowed = KeyringOracle.run(asNobody, program: "/usr/bin/setpriv")
-    #expect(allowed.status == 0)
-    #expect(allowed.output == Array("not for nobody".utf8))
+    try KeyringOracle.expectOtherUserCannotRead(name, payload: Array("not for nobody".utf8))
   }
 
   @Test(
     "control: a root scan of git-credential-cache's daemon finds the password it keeps",
     .enabled(if: canReadHardenedProcesses, "needs root with CAP_SYS_PTRACE"))
   func credentialCacheDaemonHoldsThePassword() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let marker = Marker(count: 32)
     let socket = directory.path + "/cache"
     let git = [
       "/usr/bin/env", "-i", "HOME=\(directory.path)", "PATH=/usr/bin:/bin",
       "GIT_CONFIG_NOSYSTEM=1", "/usr/bin/git", "credential-cache", "--socket", socket,
     ]
-    defer { _ = TestSupport.runProgram(git + ["exit"]) }
-    let stored = TestSupport.runProgram(
+    defer { _ = try? runProgram(git + ["exit"]) }
+    let stored = try runProgram(
       git + ["--timeout", "120", "store"],
       input: Array("protocol=https\nhost=cache.invalid\nusername=alice\npassword=".utf8)
         + marker.plainBytesForControl() + Array("\n\n".utf8))
-    try #require(stored.status == 0, "\(String(decoding: stored.error, as: UTF8.self))")
+    try #require(stored.status == 0, "\(stored.error)")
     let daemons = processIDs().filter { pid in
       (try? readText("/proc/\(pid)/cmdline")).map {
         $0.contains("credential-cache--daemon") && $0.contains(socket)
@@ -87,26 +74,11 @@ struct CredentialResidueTests {
     #expect(report.copies >= 1, "\(report)")
   }
 
-  /// How the helper is asked to keep its secrets.
-  struct Backing: CustomTestStringConvertible, Sendable {
-    let name: String
-    let environment: [String: String]
-    let isSecretMemory: Bool
-    var testDescription: String { name }
-
-    static let all = [
-      Backing(name: "secret memory (the tools' default)", environment: [:], isSecretMemory: true),
-      Backing(
-        name: "control: sodium memory", environment: [TestHook.sodiumMemoryVariable: "1"],
-        isSecretMemory: false),
-    ]
-  }
-
   @Test(
     "the helper's get, asking with the password typed: no readable copy in secret memory (the control in sodium memory gives it away), none once it answered",
     .enabled(if: canReadHardenedProcesses, "needs root with CAP_SYS_PTRACE"),
-    arguments: Backing.all)
-  func noCopyInHelperWhileAsking(_ backing: Backing) throws {
+    arguments: MemoryBacking.all)
+  func noCopyInHelperWhileAsking(_ backing: MemoryBacking) throws {
     let marker = Marker(count: 32)
     let client = try CredentialGitClient()
     let host = "residue-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).invalid"

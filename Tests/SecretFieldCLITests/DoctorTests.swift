@@ -2,6 +2,7 @@ import Glibc
 import PTYSupport
 @_spi(Testing) import SecureMemory
 import SecretFieldCLI
+import TestSupport
 import Testing
 import ToolSupport
 
@@ -40,18 +41,19 @@ struct DoctorReport {
 func doctorAsNobody(lockLimit: Int) throws -> DoctorReport {
   DoctorReport(
     try runProgram(
-      "/usr/bin/prlimit",
       [
+        "/usr/bin/prlimit",
         "--memlock=\(lockLimit):\(lockLimit)", "/usr/bin/setpriv", "--reuid=65534",
         "--regid=65534", "--clear-groups", secretfield, "doctor",
-      ], environment: ["PATH": "/usr/bin:/bin"]))
+      ],
+      environment: .exactly(["PATH": "/usr/bin:/bin"])))
 }
 
 @Suite("secretfield doctor: each line measured; exit 1 only for a shortfall")
 struct DoctorTests {
   @Test("on this machine every line holds or does not apply, and it exits 0")
   func thisMachine() throws {
-    let report = DoctorReport(try runProgram(secretfield, ["doctor"], environment: [:]))
+    let report = DoctorReport(try runProgram([secretfield, "doctor"], environment: .exactly([:])))
     #expect(report.status == 0, "\(report.text)")
     #expect(report.marks.keys.sorted() == DoctorReport.subjects.sorted(), "\(report.text)")
     #expect(report.marks.values.allSatisfy { $0 == "ok" || $0 == "n/a" }, "\(report.text)")
@@ -101,7 +103,7 @@ struct DoctorTests {
     "fs.suid_dumpable at 1 falls short and exits 1; at 0 and 2 (the controls) it holds",
     .enabled(if: getuid() == 0, "needs root for a private mount namespace"))
   func suidDumpable() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     for (mode, mark, status) in [("1", "SHORT", Int32(1)), ("0", "ok", 0), ("2", "ok", 0)] {
       // The machine's sysctl stays as it is: the doctor reads a file bound
       // over it in a mount namespace of its own.
@@ -109,12 +111,13 @@ struct DoctorTests {
       try "\(mode)\n".write(toFile: file)
       let report = DoctorReport(
         try runProgram(
-          "/usr/bin/unshare",
           [
+            "/usr/bin/unshare",
             "--mount", "--propagation", "private", "/bin/sh", "-c",
             "mount --bind \"$1\" /proc/sys/fs/suid_dumpable && exec \"$2\" doctor", "sh", file,
             secretfield,
-          ], environment: ["PATH": "/usr/bin:/bin"]))
+          ],
+          environment: .exactly(["PATH": "/usr/bin:/bin"])))
       #expect(report.marks["fs.suid_dumpable"] == mark, "\(mode): \(report.text)")
       #expect(report.status == status, "\(mode): \(report.text)")
       #expect(report.text.contains("\(mode): a process that changes its user"), "\(report.text)")
@@ -125,22 +128,23 @@ struct DoctorTests {
     "under a seccomp filter that refuses memfd_secret the line says a sandbox forbids it, not the kernel; without the filter (the control) it holds"
   )
   func secretMemoryForbiddenBySandbox() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let launcher = try buildSeccompLauncher(in: directory.path)
     let filtered = DoctorReport(
-      try runProgram(launcher, [secretfield, "doctor"], environment: ["PATH": "/usr/bin:/bin"]))
+      try runProgram(
+        [launcher, secretfield, "doctor"], environment: .exactly(["PATH": "/usr/bin:/bin"])))
     #expect(filtered.status == 1, "\(filtered.text)")
     #expect(filtered.marks["secret memory"] == "SHORT", "\(filtered.text)")
     #expect(filtered.text.contains("forbidden by a sandbox"), "\(filtered.text)")
     #expect(!filtered.text.contains("5.14"), "\(filtered.text)")
     // The tools still run there, on sodium memory: .strongestAvailable falls back.
     let prompt = try runProgram(
-      launcher, [secretfield, "prompt", "--password-from", "env:SF_DOCTOR_PW"],
-      environment: ["PATH": "/usr/bin:/bin", "SF_DOCTOR_PW": "sandboxed"])
+      [launcher, secretfield, "prompt", "--password-from", "env:SF_DOCTOR_PW"],
+      environment: .exactly(["PATH": "/usr/bin:/bin", "SF_DOCTOR_PW": "sandboxed"]))
     #expect(prompt.status == 0, "\(prompt.error)")
     #expect(prompt.output == "sandboxed\n")
     let control = DoctorReport(
-      try runProgram(launcher, ["--no-filter", secretfield, "doctor"], environment: [:]))
+      try runProgram([launcher, "--no-filter", secretfield, "doctor"], environment: .exactly([:])))
     #expect(control.marks["secret memory"] == "ok", "\(control.text)")
   }
 }
@@ -182,7 +186,8 @@ func buildSeccompLauncher(in directory: String) throws -> String {
   """.write(toFile: source)
   let launcher = directory + "/nosecret"
   let build = try runProgram(
-    "/usr/bin/gcc", ["-O2", "-o", launcher, source], environment: ["PATH": "/usr/bin:/bin"])
+    ["/usr/bin/gcc", "-O2", "-o", launcher, source],
+    environment: .exactly(["PATH": "/usr/bin:/bin"]))
   guard build.status == 0 else { throw HarnessError("gcc: \(build.error)") }
   return launcher
 }

@@ -51,8 +51,8 @@ func systemdCached(_ keyname: String, multiple: Bool = false) -> String? {
   let command = isolatedAskPassword(
     ["--keyname=\(keyname)", "--accept-cached", "--no-tty", "--timeout=5"]
       + (multiple ? ["--multiple"] : []))
-  let run = runProgram(command)
-  return run.status == 0 ? String(decoding: run.output, as: UTF8.self) : nil
+  guard let run = try? runProgram(command), run.status == 0 else { return nil }
+  return run.output
 }
 
 /// `secretfield prompt ARGUMENTS` on a pty; types `passphrase` at the prompt

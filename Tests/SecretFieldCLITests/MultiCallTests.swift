@@ -1,6 +1,7 @@
 import Glibc
 import PTYSupport
 import SecretFieldCLI
+import TestSupport
 import Testing
 
 /// The package ships one binary, `secretfield`, and installs
@@ -52,10 +53,10 @@ struct MultiCallTests {
       Link(name: "secretfield", version: "secretfield"),
     ])
   func link(_ link: Link) throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let path = directory.path + "/" + link.name
     try #require(symlink(builtExecutable("secretfield"), path) == 0)
-    let run = try runProgram(path, ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+    let run = try runProgram([path, "--version"], environment: .exactly(["PATH": "/usr/bin:/bin"]))
     #expect(run.status == 0, "\(run.error)")
     #expect(run.output.hasPrefix(link.version + " "), "\(run.output)")
   }

@@ -43,10 +43,10 @@ struct DocumentedCommand: CustomTestStringConvertible, Sendable {
   /// The options the command's `--help` lists, long and short: the first
   /// column of its option lines (`  -T, --ttyname FILE   ...`).
   func optionsFromHelp() throws -> [String] {
-    let run = runProgram([builtExecutable(tool)] + (command.map { [$0] } ?? []) + ["--help"])
+    let run = try runProgram([builtExecutable(tool)] + (command.map { [$0] } ?? []) + ["--help"])
     try #require(run.status == 0, "\(testDescription) --help: \(run.status)")
     var options: [String] = []
-    for line in String(decoding: run.output, as: UTF8.self).split(separator: "\n")
+    for line in run.output.split(separator: "\n")
     where line.hasPrefix("  -") {
       let column = line.dropFirst(2).split(separator: "  ", maxSplits: 1).first ?? ""
       for match in column.matches(of: /(?:^|[ ,])(--?[A-Za-z][A-Za-z0-9-]*)/) {
@@ -71,9 +71,9 @@ private let documentation: String = {
 
 /// The text of `Documentation/SUBPATH`.
 private func documentationText(_ subpath: String) throws -> String {
-  let run = runProgram(["/bin/cat", documentation + "/" + subpath])
+  let run = try runProgram(["/bin/cat", documentation + "/" + subpath])
   try #require(run.status == 0, "cannot read Documentation/\(subpath)")
-  return String(decoding: run.output, as: UTF8.self)
+  return run.output
 }
 
 /// True when `text` has `option` as a whole word (not inside a longer option).
@@ -83,9 +83,9 @@ private func mentions(_ text: String, _ option: String) throws -> Bool {
 }
 
 /// Runs `script` with `shell -c`, standard output as text.
-private func shell(_ shell: String, _ script: String) -> (status: Int32, output: String) {
-  let run = runProgram([shell, "-c", script])
-  return (run.status, String(decoding: run.output, as: UTF8.self))
+private func shell(_ shell: String, _ script: String) throws -> (status: Int32, output: String) {
+  let run = try runProgram([shell, "-c", script])
+  return (run.status, run.output)
 }
 
 @Suite("Every option of every command is in its man page and its completions")
@@ -122,7 +122,7 @@ struct OptionDocumentationTests {
       "$function" '\(command.tool)' - '\(words[words.count - 2])'
       printf '%s\\n' "${COMPREPLY[@]}"
       """
-    let (status, output) = shell("/bin/bash", script)
+    let (status, output) = try shell("/bin/bash", script)
     try #require(status == 0, "bash: \(output)")
     let offered = Set(
       output.split(separator: "\n").map { $0.hasSuffix("=") ? String($0.dropLast()) : String($0) })
@@ -137,7 +137,7 @@ struct OptionDocumentationTests {
   func fish(_ command: DocumentedCommand) throws {
     let line = ([command.tool] + (command.command.map { [$0] } ?? []) + ["--"]).joined(
       separator: " ")
-    let (status, output) = shell(
+    let (status, output) = try shell(
       "/usr/bin/fish",
       "source '\(documentation)/completions/\(command.fish)'; complete -C '\(line)'")
     try #require(status == 0, "fish: \(output)")

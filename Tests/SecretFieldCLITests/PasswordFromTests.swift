@@ -21,41 +21,23 @@ func runTool(
   _ arguments: [String], executable: String = secretfield, environment: [String: String] = [:],
   input: [UInt8]? = nil, closedOutput: Bool = false
 ) throws -> ToolRun {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-  let output = Pipe()
-  let error = Pipe()
-  if closedOutput { try output.fileHandleForReading.close() }
-  process.standardOutput = output
-  process.standardError = error
-  if let input {
-    let pipe = Pipe()
-    process.standardInput = pipe
-    try process.run()
-    try pipe.fileHandleForWriting.write(contentsOf: Data(input))
-    try pipe.fileHandleForWriting.close()
-  } else {
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-  }
-  let outputData = closedOutput ? Data() : output.fileHandleForReading.readDataToEndOfFile()
-  let errorData = error.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  let status =
-    process.terminationReason == .uncaughtSignal
-    ? 128 + process.terminationStatus : process.terminationStatus
-  return ToolRun(
-    status: status, output: String(decoding: outputData, as: UTF8.self),
-    error: String(decoding: errorData, as: UTF8.self))
+  let closed = try TestSupport.Pipe()
+  closed.closeReadEnd()
+  let process = try TestProcess(
+    [executable] + arguments,
+    environment: .exactly(environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }),
+    standardInput: input.map { .bytes($0) } ?? .null,
+    standardOutput: closedOutput ? .descriptor(closed.writeEnd) : .pipe)
+  closed.closeWriteEnd()
+  let run = try process.finish()
+  return ToolRun(status: run.status, output: run.output, error: run.error)
 }
 
 @Suite("secretfield --password-from: every scheme end to end, with the table's exit statuses")
 struct PasswordFromTests {
   @Test("env, file, fd, stdin, cmd and credential each give the password, exit 0")
   func eachScheme() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let file = directory.path + "/pw"
     try "from file\nsecond\n".write(toFile: file)
     try "from credential\n".write(toFile: directory.path + "/tool-pw")
@@ -161,7 +143,7 @@ struct PasswordFromTests {
 
   @Test("a file others can write is refused (exit 1); one others can read is taken with a warning")
   func fileModes() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let file = directory.path + "/pw"
     try "pw\n".write(toFile: file)
     chmod(file, 0o644)

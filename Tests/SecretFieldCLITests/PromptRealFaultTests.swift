@@ -23,7 +23,7 @@ extension TestHook.Fault: CustomTestStringConvertible {
 /// unlimited`; the machine's `core_pattern` is a relative `core`), waited
 /// for until two masks show.
 private func startFaultingPrompt(
-  _ fault: TestHook.Fault, in directory: ShortTemporaryDirectory,
+  _ fault: TestHook.Fault, in directory: TemporaryDirectory,
   environment: [String: String] = [:]
 ) throws -> TerminalSession {
   var options = TerminalSession.Options()
@@ -51,7 +51,7 @@ private func revealTypedText(in session: TerminalSession) throws -> ScreenSnapsh
 }
 
 /// The names in `directory`, `.` and `..` left out.
-private func entries(of directory: ShortTemporaryDirectory) -> [String] {
+private func entries(of directory: TemporaryDirectory) -> [String] {
   directoryEntries(directory.path)
 }
 
@@ -63,7 +63,7 @@ struct PromptRealFaultTests {
     "terminal restored, death by the fault's signal, stderr empty, no core file",
     arguments: TestHook.Fault.allCases.filter { $0 != .stackOverflowWithoutAlternateStack })
   func restoredBeforeDeath(_ fault: TestHook.Fault) throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try startFaultingPrompt(fault, in: directory)
     try session.send(signal: TestHook.faultTrigger)
     #expect(try session.waitForExit() == .signaled(fault.signal))
@@ -81,7 +81,7 @@ struct PromptRealFaultTests {
     "a fault while the password is shown masks the line before the terminal is restored",
     arguments: [TestHook.Fault.nullDereference, .abort, .overflowTrap])
   func revealedLineMasked(_ fault: TestHook.Fault) throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try startFaultingPrompt(fault, in: directory)
     let screen = try revealTypedText(in: session)
     #expect(screen.contains("Password: abQz7"), "the control: the password is shown")
@@ -96,7 +96,7 @@ struct PromptRealFaultTests {
 
   @Test("control: a fault whose handler cannot run leaves the shown password on the screen")
   func revealedLineLeftWithoutHandler() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try startFaultingPrompt(.stackOverflowWithoutAlternateStack, in: directory)
     _ = try revealTypedText(in: session)
     try session.send(signal: TestHook.faultTrigger)
@@ -106,7 +106,7 @@ struct PromptRealFaultTests {
 
   @Test("control: without the alternate stack a stack overflow leaves the terminal raw")
   func stackOverflowWithoutAlternateStack() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try startFaultingPrompt(.stackOverflowWithoutAlternateStack, in: directory)
     try session.send(signal: TestHook.faultTrigger)
     #expect(try session.waitForExit() == .signaled(SIGSEGV))
@@ -117,7 +117,7 @@ struct PromptRealFaultTests {
 
   @Test("control: the Swift runtime's backtracer, kept with SWIFT_BACKTRACE, prints to stderr")
   func runtimeBacktracerPrints() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     let session = try startFaultingPrompt(
       .nullDereference, in: directory,
       environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,symbolicate=off"])
@@ -130,7 +130,7 @@ struct PromptRealFaultTests {
 
   @Test("control: a program that does not forbid core dumps leaves one, and the checks see it")
   func coreDumpIsSeen() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     var options = TerminalSession.Options()
     options.workingDirectory = directory.path
     options.allowsCoreDumps = true
@@ -144,7 +144,7 @@ struct PromptRealFaultTests {
 
   @Test("the askpass too: a stack overflow restores the terminal and prints nothing")
   func askpassStackOverflow() throws {
-    let directory = try ShortTemporaryDirectory()
+    let directory = try TemporaryDirectory()
     var options = TerminalSession.Options()
     options.workingDirectory = directory.path
     options.allowsCoreDumps = true

@@ -38,24 +38,14 @@ struct SourceHostileTests {
 /// (duplicates kept, as `execve` allows), no terminal, standard input and
 /// output from and to `/dev/null`, and waits until it stops itself before
 /// exiting (`TestHook.stopBeforeExitVariable` must be among the entries).
-func spawnStopped(_ executable: String, _ arguments: [String], entries: [String]) throws -> pid_t {
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-  let envp = entries.map { strdup($0) } + [nil]
-  defer { (argv + envp).forEach { free($0) } }
-  var processID: pid_t = 0
-  let spawned = posix_spawn(&processID, executable, &actions, nil, argv, envp)
-  guard spawned == 0 else { throw HarnessError("posix_spawn: \(spawned)") }
-  var status: Int32 = 0
-  guard waitpid(processID, &status, WUNTRACED) == processID, status & 0xff == 0x7f else {
-    throw HarnessError("\(executable) did not stop before exiting: status \(status)")
-  }
-  return processID
+func spawnStopped(_ executable: String, _ arguments: [String], entries: [String]) throws
+  -> TestProcess
+{
+  let process = try TestProcess(
+    [executable] + arguments, environment: .entries(entries), standardOutput: .null,
+    standardError: .null)
+  try process.waitUntilStopped()
+  return process
 }
 
 @Suite("secretfield --password-from env: with the name twice in the block")
@@ -72,14 +62,13 @@ struct DuplicateEnvironmentTests {
         TestHook.stopBeforeExitVariable + "=1", "SF_OTHER=x",
       ]
       let source = scrubs ? "env:SF_PW" : "env:SF_OTHER"
-      let processID = try spawnStopped(
+      let process = try spawnStopped(
         secretfield, ["prompt", "--password-from", source], entries: entries)
       defer {
-        kill(processID, SIGCONT)
-        var status: Int32 = 0
-        waitpid(processID, &status, 0)
+        process.signal(SIGCONT)
+        _ = try? process.wait()
       }
-      let environ = try readText("/proc/\(processID)/environ")
+      let environ = try readText("/proc/\(process.processID)/environ")
       #expect(environ.contains("SF_PW="), "the name stays")
       #expect(environ.contains(first) == !scrubs, "first: scrubbed \(scrubs)")
       #expect(environ.contains(second) == !scrubs, "second: scrubbed \(scrubs)")
@@ -94,29 +83,20 @@ struct DatagramInputTests {
   static func run(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:],
     sending text: String
-  ) throws -> ToolRun {
+  ) throws -> ProgramRun {
     var ends: [Int32] = [-1, -1]
-    precondition(socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0, &ends) == 0)
+    precondition(
+      socketpair(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+    defer { close(ends[0]) }
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { send(ends[1], $0.baseAddress, $0.count, 0) }
     // Sent and closed, as the attack did: what follows is the end.
     close(ends[1])
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ToolRun(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      error: String(decoding: errorData, as: UTF8.self))
+    return try TestProcess(
+      [executable] + arguments,
+      environment: .exactly(environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }),
+      standardInput: .descriptor(ends[0])
+    ).finish()
   }
 
   @Test("hunter2 sent as one datagram comes out as hunter2, exit 0")

@@ -5,22 +5,6 @@ import TestSupport
 import Testing
 import ToolSupport
 
-/// True when this process may read the memory of a process that is not
-/// dumpable: root with `CAP_SYS_PTRACE` in its effective set.
-let canReadHardenedProcesses: Bool = {
-  guard getuid() == 0, let status = try? readText("/proc/self/status") else { return false }
-  let capabilities = status.split(separator: "\n").first { $0.hasPrefix("CapEff:") }
-  let mask = capabilities.flatMap { UInt64($0.dropFirst("CapEff:".count).trimmed, radix: 16) }
-  let systemPtrace: UInt64 = 1 << 19
-  return (mask ?? 0) & systemPtrace != 0
-}()
-
-extension Substring {
-  fileprivate var trimmed: Substring {
-    drop { $0 == " " || $0 == "\t" }
-  }
-}
-
 /// A tool that prints a secret it asked for.
 struct SecretTool: CustomTestStringConvertible, Sendable {
   let name: String
@@ -32,6 +16,23 @@ struct SecretTool: CustomTestStringConvertible, Sendable {
     SecretTool(name: "secretfield-askpass", executable: secretfieldAskpass, arguments: ["Key:"]),
     SecretTool(name: "secretfield prompt", executable: secretfield, arguments: ["prompt", "Key:"]),
   ]
+
+  /// Starts the tool on a pty with `environment`, its standard output and
+  /// error captured, and types `marker` once its prompt is up, as a terminal
+  /// sends a paste without brackets (one write); returns once it shows the
+  /// masks.
+  func start(environment: [String: String], typing marker: Marker) throws -> TerminalSession {
+    var options = TerminalSession.Options()
+    options.environment = environment
+    options.standardOutput = .captured
+    options.standardError = .captured
+    let session = try TerminalSession(
+      executable: executable, arguments: arguments, options: options)
+    try session.waitForText("Key:")
+    try session.type(bytes: marker.plainBytesForControl())
+    try session.waitForMasks(marker.count, prompt: "Key:")
+    return session
+  }
 }
 
 /// The tools' own processes, scanned from outside once they have written the
@@ -45,16 +46,8 @@ struct ToolResidueTests {
     arguments: SecretTool.all)
   func noCopyBeforeExit(_ tool: SecretTool) throws {
     let marker = Marker(count: 32)
-    var options = TerminalSession.Options()
-    options.environment = [TestHook.stopBeforeExitVariable: "1"]
-    options.standardOutput = .captured
-    options.standardError = .captured
-    let session = try TerminalSession(
-      executable: tool.executable, arguments: tool.arguments, options: options)
-    try session.waitForText("Key:")
-    // Typed as a terminal sends a paste without brackets: one write.
-    try session.type(bytes: marker.plainBytesForControl())
-    try session.waitForMasks(marker.count, prompt: "Key:")
+    let session = try tool.start(
+      environment: [TestHook.stopBeforeExitVariable: "1"], typing: marker)
     try session.type(Key.enter)
     #expect(try session.waitForStatus() == .stopped(SIGSTOP))
 
@@ -98,36 +91,13 @@ struct ToolResidueTests {
     #expect(try session.waitForExit() == .exited(0))
   }
 
-  /// How the tool is asked to keep its secrets in the live-scan tests.
-  struct Backing: CustomTestStringConvertible, Sendable {
-    let name: String
-    let environment: [String: String]
-    let isSecretMemory: Bool
-    var testDescription: String { name }
-
-    static let all = [
-      Backing(name: "secret memory (the tools' default)", environment: [:], isSecretMemory: true),
-      Backing(
-        name: "control: sodium memory", environment: [TestHook.sodiumMemoryVariable: "1"],
-        isSecretMemory: false),
-    ]
-  }
-
   @Test(
     "waiting at the prompt with the secret typed and revealed: no copy readable from outside in secret memory; the control in sodium memory gives it away",
     .enabled(if: canReadHardenedProcesses, "needs root with CAP_SYS_PTRACE"),
-    arguments: SecretTool.all, Backing.all)
-  func noCopyReadableWhileWaiting(_ tool: SecretTool, _ backing: Backing) throws {
+    arguments: SecretTool.all, MemoryBacking.all)
+  func noCopyReadableWhileWaiting(_ tool: SecretTool, _ backing: MemoryBacking) throws {
     let marker = Marker(count: 32)
-    var options = TerminalSession.Options()
-    options.environment = backing.environment
-    options.standardOutput = .captured
-    options.standardError = .captured
-    let session = try TerminalSession(
-      executable: tool.executable, arguments: tool.arguments, options: options)
-    try session.waitForText("Key:")
-    try session.type(bytes: marker.plainBytesForControl())
-    try session.waitForMasks(marker.count, prompt: "Key:")
+    let session = try tool.start(environment: backing.environment, typing: marker)
     let masked = try ResidueScanner(processID: session.processID).scan(for: marker)
     try session.type(Key.tab)
     // The control that the field holds the secret: the tool draws it from there.

@@ -1,4 +1,5 @@
 import PTYSupport
+import TestSupport
 import Testing
 
 /// A form's new-password field (`FormField.strength`): the strength line

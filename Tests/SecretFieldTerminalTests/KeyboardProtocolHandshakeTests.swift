@@ -1,6 +1,7 @@
 import Glibc
 import PTYSupport
 import SecretFieldTerminal
+import TestSupport
 import Testing
 
 @Suite("The kitty keyboard handshake: asked without waiting, decided by the first reply")

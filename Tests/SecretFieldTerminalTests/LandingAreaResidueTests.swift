@@ -18,9 +18,7 @@ struct LandingAreaResidueTests {
   /// Sends `marker`'s plain bytes into `pipe` without a plain copy in ordinary
   /// memory: unmasked inside a secure buffer and written from there.
   static func send(_ marker: Marker, into pipe: Pipe) {
-    var plain = try! SecureBuffer(capacity: marker.count)
-    marker.masked.withUnsafeBytes { try! plain.append($0) }
-    plain.withUnsafeMutableBytes { marker.unmask(in: $0) }
+    let plain = marker.unmaskedInSecureBuffer(capacity: marker.count)
     try! plain.write(to: pipe.writeEnd)
   }
 

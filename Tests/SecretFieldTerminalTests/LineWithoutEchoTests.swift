@@ -1,5 +1,6 @@
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 @Suite("PromptConfiguration.lineWithoutEcho: a line read with nothing shown, the terminal restored")

@@ -2,6 +2,7 @@ import Glibc
 import PTYSupport
 import ScreenRecording
 import SecretFieldTerminal
+import TestSupport
 import Testing
 
 @Suite("LiveSessionInspector reads /proc, tcgetsid and tmux")

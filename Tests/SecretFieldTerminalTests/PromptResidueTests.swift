@@ -14,11 +14,7 @@ struct PromptResidueTests {
   @Test("control: a marker planted in an ordinary array is found")
   func control() async {
     await #expect(processExitsWith: .success) {
-      let marker = Marker()
-      let planted = marker.plainBytesForControl()
-      let report = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
-      #expect(report.copies >= 1, "\(report)")
+      ResidueControl.expectPlantedMarkerFound(Marker())
     }
   }
 
@@ -34,9 +30,7 @@ struct PromptResidueTests {
         configuration.storage = .sodium
         var editor = try! PromptField(configuration: configuration, locale: locale)
         do {
-          var pasted = try! SecureBuffer(capacity: marker.count + 1)
-          marker.masked.withUnsafeBytes { try! pasted.append($0) }
-          pasted.withUnsafeMutableBytes { marker.unmask(in: $0) }
+          var pasted = marker.unmaskedInSecureBuffer(capacity: marker.count + 1)
           try! pasted.append(count: 1) { $0[0] = 0x0A }
           let reaction = pasted.withUnsafeBytes {
             editor.handle(.paste, payload: $0, at: .now)

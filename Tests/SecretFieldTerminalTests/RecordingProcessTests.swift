@@ -2,6 +2,7 @@ import Glibc
 import PTYSupport
 import ScreenRecording
 import SecretFieldTerminal
+import TestSupport
 import Testing
 
 /// The probe's path, built beside the test bundle.
@@ -121,7 +122,7 @@ struct RecordingProcessTests {
     // The job in the pty only keeps it busy; the probe runs outside it, in a
     // session of its own, and opens the pty by its path.
     let session = try TerminalSession(executable: "/bin/cat", options: options)
-    let result = try runProgram(
+    let result = try runMerged(
       [probePath, "--detect-recording", "--terminal", session.terminalPath], newSession: true)
     #expect(result.status == 0, "\(result.output)")
     let lines = result.output.split(whereSeparator: \.isNewline).map(String.init)

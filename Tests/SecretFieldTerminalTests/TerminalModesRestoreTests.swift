@@ -1,5 +1,6 @@
 import Glibc
 import PTYSupport
+import TestSupport
 import Testing
 
 /// The probe, started in a pty as a shell would start it, and waited for until

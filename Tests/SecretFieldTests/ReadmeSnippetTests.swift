@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 // Every ```swift block of README.md and of the DocC articles
@@ -148,22 +149,14 @@ struct SnippetCompiler: Sendable {
   }
 
   /// Starts `arguments` (a toolchain command found on `PATH`), its output
-  /// into a file, so a long report never fills a pipe.
-  func start(_ arguments: [String], in directory: URL) throws -> (Process, URL) {
-    let log = directory.appendingPathComponent("output.log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: log)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.standardOutput = handle
-    process.standardError = handle
-    try process.run()
-    return (process, log)
+  /// and errors into one pipe.
+  func start(_ arguments: [String], in directory: URL) throws -> TestProcess {
+    try TestProcess(
+      ["/usr/bin/env"] + arguments, standardError: .standardOutput, directory: directory.path)
   }
 
-  /// Runs each job, as many at a time as there are cores.
+  /// Runs each job, as many at a time as there are cores. A compiler that
+  /// hangs is ended after ten minutes, a bound that says nothing of speed.
   func run(_ jobs: [(arguments: [String], directory: URL)]) throws -> [ToolRun] {
     var runs: [ToolRun] = []
     let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -171,12 +164,9 @@ struct SnippetCompiler: Sendable {
       let started = try jobs[start..<min(start + width, jobs.count)].map {
         try self.start($0.arguments, in: $0.directory)
       }
-      for (process, log) in started {
-        process.waitUntilExit()
-        runs.append(
-          ToolRun(
-            status: process.terminationStatus,
-            output: (try? String(contentsOf: log, encoding: .utf8)) ?? ""))
+      for process in started {
+        let run = try process.finish(within: .seconds(600))
+        runs.append(ToolRun(status: run.status, output: run.output))
       }
     }
     return runs

@@ -11,13 +11,7 @@ struct SecretFieldResidueTests {
   @Test("control: a marker planted in an ordinary array is found")
   func controlFindsArray() async {
     await #expect(processExitsWith: .success) {
-      let marker = Marker(count: 32)
-      let before = try! ResidueScanner().scan(for: marker)
-      let planted = marker.plainBytesForControl()
-      let after = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
-      #expect(before.copies == 0, "\(before)")
-      #expect(after.copies >= 1, "\(after)")
+      ResidueControl.expectPlantedMarkerFound()
     }
   }
 
@@ -25,9 +19,7 @@ struct SecretFieldResidueTests {
   func sessionLeavesNoResidue() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
-      var source = try! SecureBuffer(capacity: 64)
-      marker.masked.withUnsafeBytes { try! source.append($0) }
-      source.withUnsafeMutableBytes { marker.unmask(in: $0) }
+      let source = marker.unmaskedInSecureBuffer()
 
       var field = try! SecretFieldState(
         policy: [], limits: FieldLimits(maxCharacters: 200_000, maxBytes: 1 << 20),
@@ -98,9 +90,7 @@ struct SecretFieldResidueTests {
   func backspacesAtTheEndLeaveNoResidue() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
-      var source = try! SecureBuffer(capacity: 64)
-      marker.masked.withUnsafeBytes { try! source.append($0) }
-      source.withUnsafeMutableBytes { marker.unmask(in: $0) }
+      let source = marker.unmaskedInSecureBuffer()
       var field = try! SecretFieldState(storage: .sodium)
       source.withUnsafeBytes { plain in
         for offset in 0..<32 {

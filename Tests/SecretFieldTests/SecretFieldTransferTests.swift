@@ -36,9 +36,7 @@ struct SecretFieldTransferTests {
       do {
         var field = try! SecretFieldState(storage: .sodium)
         do {
-          var typed = try! SecureBuffer(capacity: 32)
-          marker.masked.withUnsafeBytes { try! typed.append($0) }
-          typed.withUnsafeMutableBytes { marker.unmask(in: $0) }
+          let typed = marker.unmaskedInSecureBuffer(capacity: 32)
           try! field.insert(typed)
         }
         let inField = try! ResidueScanner().scan(for: marker)

@@ -12,13 +12,7 @@ struct StrengthResidueTests {
   @Test("control: a marker planted in an ordinary array is found")
   func controlFindsArray() async {
     await #expect(processExitsWith: .success) {
-      let marker = Marker(count: 32)
-      let before = try! ResidueScanner().scan(for: marker)
-      let planted = marker.plainBytesForControl()
-      let after = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
-      #expect(before.copies == 0, "\(before)")
-      #expect(after.copies >= 1, "\(after)")
+      ResidueControl.expectPlantedMarkerFound()
     }
   }
 
@@ -28,7 +22,7 @@ struct StrengthResidueTests {
       let marker = Marker(count: 32)
       let forms = MarkerForms(marker)
       var judge = try! StrengthJudge(rules: StrengthRules(userName: "adalovelace"))
-      let password = secureBuffer(holding: marker)
+      let password = marker.unmaskedInSecureBuffer()
       let strength = judge.judge(password)
       let alive = forms.scan()
       _ = consume password
@@ -69,7 +63,7 @@ struct StrengthResidueTests {
       let forms = MarkerForms(marker)
       var judge = try! StrengthJudge()
       judge.skipsScratchWipeForTesting = true
-      let password = secureBuffer(holding: marker)
+      let password = marker.unmaskedInSecureBuffer()
       _ = judge.judge(password)
       let kept = forms.scan()
       withExtendedLifetime(password) {}
@@ -84,7 +78,7 @@ struct StrengthResidueTests {
       let marker = Marker(count: 32)
       let forms = MarkerForms(marker)
       var judge = try! StrengthJudge()
-      let password = secureBuffer(holding: marker)
+      let password = marker.unmaskedInSecureBuffer()
       let strength = judge.judge(password, budget: StrengthBudget(steps: 40))
       let after = forms.scan()
       withExtendedLifetime(password) {}
@@ -109,7 +103,7 @@ struct StrengthResidueTests {
       let forms = MarkerForms(marker)
       var judge = try! StrengthJudge()
       var field = try! SecretFieldState(storage: storage)
-      var source = secureBuffer(holding: marker)
+      var source = marker.unmaskedInSecureBuffer()
       source.withUnsafeBytes { plain in
         for offset in 0..<32 {
           try! field.insert(UnsafeRawBufferPointer(rebasing: plain[offset..<offset + 1]))
@@ -157,14 +151,6 @@ struct StrengthZxcvbnResidueTests {
       #expect(report.copies == 1, "\(report)")
     }
   }
-}
-
-/// A buffer holding `marker`, unmasked in place.
-private func secureBuffer(holding marker: Marker) -> SecureBuffer {
-  var buffer = try! SecureBuffer(capacity: 64)
-  marker.masked.withUnsafeBytes { try! buffer.append($0) }
-  buffer.withUnsafeMutableBytes { marker.unmask(in: $0) }
-  return buffer
 }
 
 /// The forms a judge could leave the password in: as it is, with ASCII

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// What assistive technologies are told, read as a screen reader reads it:
@@ -68,7 +69,8 @@ struct WindowAccessibilityTests {
     let run = try runProgram(
       ["timeout", "180", "dbus-run-session", "--", "/usr/bin/python3", probe, display.name, title]
         + options + keys + ["--"] + program,
-      environment: display.environment.merging(["GTK_A11Y": nil, "NO_AT_BRIDGE": nil]) { $1 })
+      environment: .changed(
+        display.environment.merging(["GTK_A11Y": nil, "NO_AT_BRIDGE": nil]) { $1 }))
     guard run.status == 0 else {
       throw WindowTestError(description: "the AT-SPI probe failed (\(run.status)): \(run.error)")
     }

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// The askpass in a window, on a display of each test's own (Xvfb, and a
@@ -18,13 +19,10 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func typingThenEnter(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass", "Passphrase for key:"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(
+      ["askpass", "Passphrase for key:"], display: display, title: Self.title)
     try display.type("hunter2 é")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "hunter2 é\n")
+    try display.submit(window, expecting: "hunter2 é\n")
   }
 
   @Test(
@@ -32,17 +30,13 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func editingInTheMiddle(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("hunter2")
     try display.key("Left", "Left", "BackSpace")
     try display.type("X")
     try display.key("Home", "Delete", "End", "BackSpace")
     try display.type("9")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "untXr9\n")
+    try display.submit(window, expecting: "untXr9\n")
   }
 
   @Test(
@@ -50,13 +44,10 @@ struct WindowAskpassTests {
   )
   func escapeCancels(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass", "Password:"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass", "Password:"], display: display, title: Self.title)
     try display.type("secret")
     try display.key("Escape")
-    let run = try window.finish()
-    #expect(run.status == 1)
-    #expect(run.output == "")
+    let run = try window.finish(expectingStatus: 1, output: "")
     #expect(run.error.contains("cancelled (Esc)"), "\(run.error)")
   }
 
@@ -65,29 +56,21 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func clipboardKeysRefused(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("abc")
     try display.key("ctrl+a", "ctrl+c", "ctrl+x", "ctrl+v", "End")
     try display.type("d")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "abcd\n")
+    try display.submit(window, expecting: "abcd\n")
   }
 
   @Test("every cut key keeps the text: Ctrl+A then Shift+Delete empties nothing")
   func everyCutKeyRefused() throws {
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("abc")
     try display.key("ctrl+a", "shift+Delete", "ctrl+Insert", "shift+Insert", "End")
     try display.type("d")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "abcd\n")
+    try display.submit(window, expecting: "abcd\n")
   }
 
   @Test(
@@ -98,9 +81,7 @@ struct WindowAskpassTests {
     // Nothing is waited for but the exit: a dialog that times out may be
     // gone before a busy machine lets a test find it.
     let window = try startWindow(["askpass", "--timeout", "1.5", "Password:"], display: display)
-    let run = try window.finish()
-    #expect(run.status == 124)
-    #expect(run.output == "")
+    let run = try window.finish(expectingStatus: 124, output: "")
     #expect(run.error.contains("timed out"), "\(run.error)")
   }
 
@@ -152,15 +133,11 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func terminalAskpassOpensTheWindow(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(
+    let window = try openWindow(
       ["Enter passphrase for /tmp/k:"], program: WindowTestEnvironment.askpassProgram,
-      display: display)
-    try display.focusWindow(named: Self.title)
+      display: display, title: Self.title)
     try display.type("correct horse")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "correct horse\n")
+    try display.submit(window, expecting: "correct horse\n")
   }
 
   @Test(
@@ -168,18 +145,15 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func noticeInTheWindow(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let askpass = try startWindow(
+    let askpass = try openWindow(
       ["Confirm user presence for key ED25519-SK"], program: WindowTestEnvironment.askpassProgram,
-      display: display, environment: ["SSH_ASKPASS_PROMPT": "none"])
-    try display.focusWindow(named: Self.title)
+      display: display, environment: ["SSH_ASKPASS_PROMPT": "none"], title: Self.title)
     try display.waitForFrame("the notice") {
       $0.processID == Int(askpass.processID) && $0.kind == "message"
     }
     // ssh ends the notice with SIGTERM once the key was touched.
-    askpass.terminate()
-    let run = try askpass.finish()
-    #expect(run.status == 128 + SIGTERM, "\(run.error)")
-    #expect(run.output == "")
+    askpass.signal(SIGTERM)
+    try askpass.finish(expectingStatus: 128 + SIGTERM, output: "")
   }
 
   @Test("SECRETFIELD_ASKPASS_FRONTEND=terminal keeps the terminal: no terminal, exit 1")
@@ -188,9 +162,7 @@ struct WindowAskpassTests {
     let askpass = try startWindow(
       ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
       environment: ["SECRETFIELD_ASKPASS_FRONTEND": "terminal"])
-    let run = try askpass.finish()
-    #expect(run.status == 1)
-    #expect(run.output == "")
+    let run = try askpass.finish(expectingStatus: 1, output: "")
     #expect(run.error.contains("terminal"), "\(run.error)")
   }
 
@@ -200,9 +172,7 @@ struct WindowAskpassTests {
     let askpass = try startWindow(
       ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
       environment: ["SECRETFIELD_ASKPASS_FRONTEND": "windw"])
-    let run = try askpass.finish()
-    #expect(run.status == 1)
-    #expect(run.output == "")
+    let run = try askpass.finish(expectingStatus: 1, output: "")
     #expect(run.error.contains("SECRETFIELD_ASKPASS_FRONTEND=windw"), "\(run.error)")
     #expect(run.error.contains("terminal or window"), "\(run.error)")
     #expect(display.frames.all().isEmpty, "no window was opened")

@@ -14,50 +14,14 @@ final class WindowGitSetup {
   let directory: String
   let baseURL: String
   let host: String
-  private let server: SpawnedProgram
-
-  /// The server's program, kept with the install test's checks.
-  static let script =
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path + "/Packaging/tests/git-http-server.py"
+  private let server: CredentialHTTPServer
 
   /// Starts the server with `a.git`, whose account is `user` and `password`.
   init(user: String, password: String) throws {
-    var template = Array("/tmp/sfg.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    directory = String(cString: made)
-    let plain: [String: String?] = [
-      "HOME": directory, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
-    ]
-    let work = directory + "/work"
-    for step in [
-      ["git", "init", "-q", work],
-      [
-        "git", "-C", work, "-c", "user.name=Test", "-c", "user.email=test@example.invalid",
-        "commit", "-q", "--allow-empty", "-m", "first",
-      ],
-      ["git", "clone", "-q", "--bare", work, directory + "/repositories/a.git"],
-    ] {
-      let run = try runProgram(step, environment: plain)
-      guard run.status == 0 else { throw WindowTestError(description: "\(step): \(run.error)") }
-    }
-    try "".write(toFile: directory + "/requests.log", atomically: false, encoding: .utf8)
-    let accounts = try JSONSerialization.data(withJSONObject: ["a.git": [user, password]])
-    try accounts.write(to: URL(fileURLWithPath: directory + "/accounts.json"))
-    server = try SpawnedProgram(
-      [
-        "/usr/bin/python3", Self.script, directory + "/repositories",
-        directory + "/accounts.json", directory + "/requests.log",
-      ], environment: ["PYTHONDONTWRITEBYTECODE": "1"])
-    // The server prints its port once it listens: the event to wait for.
-    guard server.waitForStandardOutput(containing: "\n") else {
-      throw WindowTestError(description: "the git server did not start")
-    }
-    let port = server.standardOutputSoFar().trimmingCharacters(in: .whitespacesAndNewlines)
-    host = "127.0.0.1:\(port)"
-    baseURL = "http://" + host
+    directory = try makeTemporaryDirectory(prefix: "sfg.")
+    server = try CredentialHTTPServer(in: directory, accounts: ["a.git": (user, password)])
+    host = server.host
+    baseURL = server.baseURL
     guard symlink(WindowTestEnvironment.productsDirectory + "/secretfield", helper) == 0 else {
       throw WindowTestError(description: "cannot link the helper")
     }
@@ -65,8 +29,6 @@ final class WindowGitSetup {
 
   deinit {
     for user in ["alice", "bob"] { KeyringOracle.remove(cachedKeyName(user: user)) }
-    server.forceQuit()
-    _ = try? server.finish(within: .seconds(10))
     try? FileManager.default.removeItem(atPath: directory)
   }
 
@@ -79,15 +41,12 @@ final class WindowGitSetup {
   }
 
   /// The requests the server answered, one `REPOSITORY RESULT` each.
-  func requests() throws -> [String] {
-    try String(contentsOfFile: directory + "/requests.log", encoding: .utf8)
-      .split(separator: "\n").map(String.init)
-  }
+  func requests() throws -> [String] { try server.requests() }
 
   /// `git clone URL` into a new directory, started on `display` with no
   /// terminal (a session of its own), as an editor or a desktop tool runs
   /// git: the helper asks in the window.
-  func clone(_ url: String, into name: String, display: TestDisplay) throws -> SpawnedProgram {
+  func clone(_ url: String, into name: String, display: TestDisplay) throws -> TestProcess {
     try display.start(
       [
         "-c", "credential.helper=", "-c", "credential.helper=\(helper)", "clone", "-q", url,
@@ -181,9 +140,7 @@ struct WindowCredentialTests {
       ["get"], program: git.helper,
       environment: ["SECRETFIELD_CREDENTIAL_FRONTEND": "terminal"],
       input: "protocol=http\nhost=\(git.host)\n\n")
-    let run = try helper.finish()
-    #expect(run.status == 3, "\(run.error)")
-    #expect(run.output == "")
+    try helper.finish(expectingStatus: 3, output: "")
     #expect(display.frames.all().isEmpty, "no window")
   }
 
@@ -194,9 +151,7 @@ struct WindowCredentialTests {
     let helper = try display.start(
       ["get"], program: git.helper, environment: ["SECRETFIELD_CREDENTIAL_FRONTEND": "gui"],
       input: "protocol=http\nhost=\(git.host)\n\n")
-    let run = try helper.finish()
-    #expect(run.status == 2, "\(run.error)")
-    #expect(run.output == "")
+    let run = try helper.finish(expectingStatus: 2, output: "")
     #expect(run.error.contains("SECRETFIELD_CREDENTIAL_FRONTEND=gui"), "\(run.error)")
     #expect(display.frames.all().isEmpty, "no window")
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Opening the display: a failure names the display tried, its socket and
@@ -42,9 +43,9 @@ struct WindowDisplayTests {
       "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "GDK_BACKEND": nil, "SSH_ASKPASS_PROMPT": nil,
       "SECRETFIELD_ASKPASS_FRONTEND": program == .askpass ? "window" : nil,
     ]
-    return try SpawnedProgram(
+    return try TestProcess(
       [program.path] + program.arguments,
-      environment: variables.merging(environment) { $1 }, newSession: true
+      environment: .changed(variables.merging(environment) { $1 }), newSession: true
     ).finish()
   }
 
@@ -91,7 +92,7 @@ struct WindowDisplayTests {
   /// becomes a link to `target`, a real server's socket.
   final class DroppingServer {
     let number: Int
-    private let program: SpawnedProgram
+    private let program: TestProcess
     private let lock: String
 
     init(drops: Int, target: String) throws {
@@ -103,19 +104,19 @@ struct WindowDisplayTests {
       }
       self.number = number
       self.lock = lock
-      program = try SpawnedProgram(
+      program = try TestProcess(
         [
           "/usr/bin/python3", "-c", Self.script, "/tmp/.X11-unix/X\(number)", target,
           String(drops),
         ])
-      guard program.waitForStandardOutput(containing: "listening") else {
+      guard program.waitForOutput(containing: "listening") else {
         unlink(lock)
         throw WindowTestError(description: "the dropping server did not start")
       }
     }
 
     deinit {
-      program.forceQuit()
+      program.signal(SIGKILL)
       _ = try? program.finish(within: .seconds(10))
       unlink("/tmp/.X11-unix/X\(number)")
       unlink(lock)
@@ -123,7 +124,9 @@ struct WindowDisplayTests {
 
     /// The connections dropped so far.
     var dropped: Int {
-      program.standardOutputSoFar().split(separator: "\n").filter { $0.hasPrefix("dropped") }.count
+      String(decoding: program.outputSoFar(), as: UTF8.self).split(separator: "\n").filter {
+        $0.hasPrefix("dropped")
+      }.count
     }
 
     static let script = """
@@ -157,10 +160,7 @@ struct WindowDisplayTests {
     try display.focusWindow(named: "secretfield-askpass")
     try display.waitForFrame("the window") { $0.processID == Int(window.processID) }
     try display.type("hunter2")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "hunter2\n")
+    let run = try display.submit(window, expecting: "hunter2\n")
     #expect(!run.error.contains("cannot open"), "\(run.error)")
     #expect(server.dropped == 4)
   }

@@ -30,8 +30,9 @@ struct WindowExitResidueTests {
   func nothingLeftAfterSubmit(_ shown: Shown, _ memory: WindowResidueTests.FieldMemory) throws {
     let counter = try MarkerCounter()
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display, environment: memory.environment)
-    try display.focusWindow(named: WindowAskpassTests.title)
+    let window = try openWindow(
+      ["askpass"], display: display, environment: memory.environment,
+      title: WindowAskpassTests.title)
     let password = try counter.absentPassword(in: window.processID)
     try display.type(password)
     try display.waitForFrame("24 masks") { $0.cells == 24 }
@@ -45,9 +46,7 @@ struct WindowExitResidueTests {
     let hold = try counter.holdAtExit(window.processID, password: password)
     try display.key("Return")
     let atExit = try hold.counts()
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == password + "\n")
+    try window.finish(expectingStatus: 0, output: password + "\n")
     let copies = memory.expectedCopies
     #expect(scanned.copies == copies, "held: \(scanned)")
     #expect(
@@ -61,17 +60,14 @@ struct WindowExitResidueTests {
     let counter = try MarkerCounter()
     let program = try WindowResidueTests.passwordEntryProgram()
     let display = try TestDisplay()
-    let entry = try startWindow([], program: program.path, display: display)
-    try display.focusWindow(named: "password-entry")
+    let entry = try openWindow([], program: program.path, display: display, title: "password-entry")
     let password = try counter.absentPassword(in: entry.processID)
     try display.type(password)
-    #expect(entry.waitForStandardError(containing: "length 24"), "the entry has the text")
+    #expect(entry.waitForError(containing: "length 24"), "the entry has the text")
     let hold = try counter.holdAtExit(entry.processID, password: password)
     try display.key("Return")
     let atExit = try hold.counts()
-    let run = try entry.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == password + "\n")
+    try entry.finish(expectingStatus: 0, output: password + "\n")
     #expect(atExit.copies >= 1, "at exit: \(atExit)")
     #expect(atExit.runs >= 6, "at exit: \(atExit)")
   }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `gpg --symmetric` with no terminal (a session of its own, no `GPG_TTY`) and
@@ -17,13 +18,13 @@ struct WindowGpgRepeatTests {
   /// returns gpg and the path it writes.
   func startEncryption(
     home: WindowGnuPGHome, display: TestDisplay
-  ) throws -> (SpawnedProgram, String) {
+  ) throws -> (TestProcess, String) {
     let plain = home.path + "/plain.txt"
     try Self.plainText.write(toFile: plain, atomically: false, encoding: .utf8)
     let encrypted = plain + ".gpg"
-    let gpg = try SpawnedProgram(
+    let gpg = try TestProcess(
       ["gpg", "--pinentry-mode", "ask", "--symmetric", "--output", encrypted, plain],
-      environment: home.environment(display: display), newSession: true)
+      environment: .changed(home.environment(display: display)), newSession: true)
     return (gpg, encrypted)
   }
 

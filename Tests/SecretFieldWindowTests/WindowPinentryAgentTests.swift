@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A GnuPG home under `/tmp` with a short path (the agent's socket path must
@@ -10,11 +11,7 @@ final class WindowGnuPGHome {
   let path: String
 
   init() throws {
-    var template = Array("/tmp/sfw.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    path = String(cString: made)
+    path = try makeTemporaryDirectory(prefix: "sfw.")
     let wrapper = path + "/pinentry"
     try "#!/bin/sh\nexec '\(WindowTestEnvironment.windowProgram)' pinentry \"$@\"\n"
       .write(toFile: wrapper, atomically: false, encoding: .utf8)
@@ -41,9 +38,9 @@ final class WindowGnuPGHome {
   func startAgent(display: TestDisplay) throws {
     let variables = environment(display: display)
     let started = try runProgram(
-      ["sh", "-c", "exec gpg-agent --daemon >/dev/null 2>&1"], environment: variables)
+      ["sh", "-c", "exec gpg-agent --daemon >/dev/null 2>&1"], environment: .changed(variables))
     let reached = try runProgram(
-      ["gpg-connect-agent", "--no-autostart", "/bye"], environment: variables)
+      ["gpg-connect-agent", "--no-autostart", "/bye"], environment: .changed(variables))
     guard started.status == 0, reached.status == 0 else {
       throw WindowTestError(
         description: "gpg-agent --daemon: \(started.status); connect: \(reached.error)")
@@ -70,15 +67,12 @@ struct WindowPinentryAgentTests {
     let display = try TestDisplay(kind)
     let home = try WindowGnuPGHome()
     try home.startAgent(display: display)
-    let client = try SpawnedProgram(
+    let client = try TestProcess(
       ["gpg-connect-agent", "GET_PASSPHRASE --data X X Passphrase: Unlock%20the%20key", "/bye"],
-      environment: home.environment(display: display), newSession: true)
+      environment: .changed(home.environment(display: display)), newSession: true)
     try display.focusWindow(named: WindowPinentryTests.title)
     try display.type("agent pass%phrase")
-    try display.key("Return")
-    let run = try client.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "D agent pass%25phrase\nOK\n")
+    try display.submit(client, expecting: "D agent pass%25phrase\nOK\n")
   }
 
   @Test("GET_PASSPHRASE --qualitybar: the agent answers the window's quality inquiries")
@@ -86,18 +80,15 @@ struct WindowPinentryAgentTests {
     let display = try TestDisplay()
     let home = try WindowGnuPGHome()
     try home.startAgent(display: display)
-    let client = try SpawnedProgram(
+    let client = try TestProcess(
       [
         "gpg-connect-agent", "GET_PASSPHRASE --data --qualitybar X X Passphrase: New%20key", "/bye",
       ],
-      environment: home.environment(display: display), newSession: true)
+      environment: .changed(home.environment(display: display)), newSession: true)
     try display.focusWindow(named: WindowPinentryTests.title)
     try display.type("Tr0ub4dor&3 horse staple")
     try display.waitForFrame("the passphrase") { $0.cells == 24 }
     _ = try display.screenshot(artifact: "pinentry-agent-quality")
-    try display.key("Return")
-    let run = try client.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "D Tr0ub4dor&3 horse staple\nOK\n")
+    try display.submit(client, expecting: "D Tr0ub4dor&3 horse staple\nOK\n")
   }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// The pinentry in a window, run as gpg-agent runs a pinentry: Assuan on
@@ -16,7 +17,7 @@ struct WindowPinentryTests {
   /// (and a final `BYE`) waiting on its standard input.
   func startPinentry(
     _ requests: [String], display: TestDisplay, arguments: [String] = []
-  ) throws -> SpawnedProgram {
+  ) throws -> TestProcess {
     let script = (["OPTION display=\(display.name)"] + requests + ["BYE"]).joined(separator: "\n")
     return try startWindow(
       ["pinentry"] + arguments, display: display, environment: ["DISPLAY": nil],
@@ -263,9 +264,9 @@ struct WindowPinentryTests {
         + "/pinentry-secretfield",
     ] {
       let arguments = program.hasSuffix("/secretfield-window") ? [program, "pinentry"] : [program]
-      let pinentry = try SpawnedProgram(
+      let pinentry = try TestProcess(
         arguments, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "GPG_TTY": nil],
-        newSession: true, input: script)
+        standardInput: .text(script), newSession: true)
       runs.append(try pinentry.finish())
     }
     #expect(runs[0].status == 0, "\(runs[0].error)")

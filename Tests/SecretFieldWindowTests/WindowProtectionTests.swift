@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// What the window does against other programs on the display: on X11 it
@@ -19,14 +20,10 @@ struct WindowProtectionTests {
   @Test("dead keys and compose type the characters they make")
   func deadKeysAndCompose() throws {
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("ab")
     try display.key("dead_acute", "e", "Multi_key", "o", "e", "dead_diaeresis", "u")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "abéœü\n")
+    try display.submit(window, expecting: "abéœü\n")
   }
 
   @Test("while the dialog is up no other client can grab the keyboard; before and after it can")
@@ -35,8 +32,7 @@ struct WindowProtectionTests {
     let grabber = try Self.grabProgram()
     // The control: the same grab, with no dialog, succeeds (GrabSuccess, 0).
     #expect(try Self.grab(grabber, on: display) == "0")
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("ab")
     let frame = try display.waitForFrame("two masks") { $0.cells == 2 }
     #expect(frame.protection == "x11-keyboard-held", "the line says it: \(frame)")
@@ -50,15 +46,11 @@ struct WindowProtectionTests {
   @Test("the focus taken away mid-password: the rest of it still reaches the field")
   func keysFollowTheGrabNotTheFocus() throws {
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("hunt")
     try display.focusAway()
     try display.type("er2")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "hunter2\n")
+    try display.submit(window, expecting: "hunter2\n")
   }
 
   @Test("a keyboard another client holds: the dialog says the grab failed")
@@ -75,15 +67,15 @@ struct WindowProtectionTests {
     _ = try plain.finish()
 
     // A client holds the keyboard until the test lets it go.
-    let holder = try SpawnedProgram(
+    let holder = try TestProcess(
       [grabber.path, "hold"], environment: ["DISPLAY": display.name])
-    #expect(holder.waitForStandardOutput(containing: "0"), "the holder has the keyboard")
+    #expect(holder.waitForOutput(containing: "0"), "the holder has the keyboard")
     let window = try startWindow(["askpass"], display: display)
     let warnedFrame = try display.waitForFrame("the grab failed") {
       $0.processID == Int(window.processID) && $0.protection == "x11-keyboard-not-held"
     }
     let warned = try display.screenshot(artifact: "window-grab-failed")
-    holder.terminate()
+    holder.signal(SIGTERM)
     _ = try holder.finish()
     try display.focusNewWindow(named: Self.title, after: [first])
     try display.key("Escape")
@@ -98,17 +90,16 @@ struct WindowProtectionTests {
     let display = try TestDisplay()
     let listener = try CompiledProgram(
       name: "raw-keys", source: Self.rawKeySource, packages: ["x11", "xi"])
-    let reader = try SpawnedProgram([listener.path], environment: ["DISPLAY": display.name])
-    #expect(reader.waitForStandardOutput(containing: "listening"))
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let reader = try TestProcess([listener.path], environment: ["DISPLAY": display.name])
+    #expect(reader.waitForOutput(containing: "listening"))
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.waitForFrame("the grab held") { $0.protection == "x11-keyboard-held" }
     try display.type("hunter22")
     // Eight key presses, each seen by the other client despite the grab.
-    #expect(reader.waitForStandardOutput(containing: "press 8"), "the raw events were read")
+    #expect(reader.waitForOutput(containing: "press 8"), "the raw events were read")
     try display.key("Return")
     let run = try window.finish()
-    reader.terminate()
+    reader.signal(SIGTERM)
     _ = try reader.finish()
     #expect(run.output == "hunter22\n")
   }
@@ -125,8 +116,7 @@ struct WindowProtectionTests {
         : [
           "seat * shortcuts_inhibitor disable"
         ])
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     let expected = allowed ? "wayland-shortcuts-inhibited" : "wayland-shortcuts-not-inhibited"
     let frame = try display.waitForFrame(expected) { $0.isFocused && $0.protection == expected }
     _ = try display.screenshot(artifact: "window-wayland-\(expected)")
@@ -139,23 +129,9 @@ struct WindowProtectionTests {
   func recorderRefusesReveal() throws {
     let display = try TestDisplay()
     let recorder = try Self.startRecorderStandIn(name: Self.refusingRecorder)
-    var fields: [[UInt8]] = []
-    var seen: [String] = []
-    for (name, password) in [("recorder-a", "hunter2"), ("recorder-b", "Zq9#xW!")] {
-      let window = try startWindow(
-        ["askpass", "Pass:"], display: display,
-        environment: Self.recorderEnvironment(Self.refusingRecorder))
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
-      try display.type(password)
-      try display.key("Tab")
-      try display.waitForFrame("reveal refused") {
-        $0.processID == Int(window.processID) && $0.cells == 7 && $0.showsRecording
-          && $0.showsNotice && $0.revealed == 0
-      }
-      fields.append(Self.field(of: try display.screenshot(artifact: name)))
-      try display.key("Escape")
-      _ = try window.finish()
-    }
+    let (fields, seen) = try Self.refusedRevealFields(
+      on: display, environment: Self.recorderEnvironment(Self.refusingRecorder),
+      artifacts: ["recorder-a", "recorder-b"])
     #expect(Self.same(fields[0], fields[1]), "masked: only the length shows")
 
     // The control: the recorder gone, Tab shows the characters.
@@ -165,7 +141,7 @@ struct WindowProtectionTests {
     try display.focusNewWindow(named: Self.title, after: seen)
     try display.type("Zq9#xW!")
     try display.waitForFrame("the recorder seen") { $0.cells == 7 && $0.showsRecording }
-    recorder.terminate()
+    recorder.signal(SIGTERM)
     _ = try recorder.finish()
     try display.waitForFrame("the recorder gone") { !$0.showsRecording }
     let masked = try display.screenshot(artifact: "recorder-gone")
@@ -181,30 +157,15 @@ struct WindowProtectionTests {
   @Test("a recorder that starts while the field is revealed masks it at once")
   func recorderMasksARevealedField() throws {
     let display = try TestDisplay()
-    var revealed: [[UInt8]] = []
-    var masked: [[UInt8]] = []
-    var seen: [String] = []
-    for (name, password) in [("recorder-start-a", "hunter2"), ("recorder-start-b", "Zq9#xW!")] {
-      let window = try startWindow(
-        ["askpass", "Pass:"], display: display,
-        environment: Self.recorderEnvironment(Self.maskingRecorder))
-      let pid = Int(window.processID)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
-      try display.type(password)
-      try display.key("Tab")
-      try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
-      let shown = try display.screenshot(artifact: name + "-revealed")
+    let (revealed, masked) = try Self.fieldsMaskedBySighting(
+      on: display, environment: Self.recorderEnvironment(Self.maskingRecorder),
+      artifacts: ["recorder-start-a", "recorder-start-b"]
+    ) {
       let recorder = try Self.startRecorderStandIn(name: Self.maskingRecorder)
-      try display.waitForFrame("masked by the recorder") {
-        $0.processID == pid && $0.showsRecording && $0.revealed == 0
+      return {
+        recorder.signal(SIGTERM)
+        _ = try recorder.finish()
       }
-      let after = try display.screenshot(artifact: name + "-masked")
-      revealed.append(Self.field(of: shown))
-      masked.append(Self.field(of: after))
-      try display.key("Escape")
-      _ = try window.finish()
-      recorder.terminate()
-      _ = try recorder.finish()
     }
     #expect(!Self.same(revealed[0], revealed[1]), "the control: revealed, the characters are drawn")
     #expect(Self.same(masked[0], masked[1]), "masked once the recorder was seen")
@@ -212,6 +173,67 @@ struct WindowProtectionTests {
   }
 
   // MARK: Helpers
+
+  /// Types two passwords of one length, each in a new askpass window started
+  /// with `environment`, reveals it (Tab), then calls `startSighting` (a
+  /// recorder or a screencast appears) and waits until the field is masked;
+  /// `startSighting` returns how to end what it started, called once the
+  /// window is gone. The fields' pixels revealed, and masked after.
+  static func fieldsMaskedBySighting(
+    on display: TestDisplay, environment: [String: String?], artifacts: [String],
+    startSighting: () throws -> () throws -> Void
+  ) throws -> (revealed: [[UInt8]], masked: [[UInt8]]) {
+    var revealed: [[UInt8]] = []
+    var masked: [[UInt8]] = []
+    var seen: [String] = []
+    for (name, password) in zip(artifacts, ["hunter2", "Zq9#xW!"]) {
+      let window = try startWindow(
+        ["askpass", "Pass:"], display: display, environment: environment)
+      let pid = Int(window.processID)
+      seen.append(try display.focusNewWindow(named: title, after: seen))
+      try display.type(password)
+      try display.key("Tab")
+      try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
+      let shown = try display.screenshot(artifact: name + "-revealed")
+      let endSighting = try startSighting()
+      try display.waitForFrame("masked by the sighting") {
+        $0.processID == pid && $0.showsRecording && $0.revealed == 0
+      }
+      let after = try display.screenshot(artifact: name + "-masked")
+      revealed.append(field(of: shown))
+      masked.append(field(of: after))
+      try display.key("Escape")
+      _ = try window.finish()
+      try endSighting()
+    }
+    return (revealed, masked)
+  }
+
+  /// Types two passwords of one length, each in a new askpass window started
+  /// with `environment`, presses Tab, and waits until the reveal is refused
+  /// (the field masked, the recording and the notice shown): the two
+  /// fields' pixels, and the windows seen.
+  static func refusedRevealFields(
+    on display: TestDisplay, environment: [String: String?], artifacts: [String]
+  ) throws -> (fields: [[UInt8]], seen: [String]) {
+    var fields: [[UInt8]] = []
+    var seen: [String] = []
+    for (name, password) in zip(artifacts, ["hunter2", "Zq9#xW!"]) {
+      let window = try startWindow(
+        ["askpass", "Pass:"], display: display, environment: environment)
+      seen.append(try display.focusNewWindow(named: title, after: seen))
+      try display.type(password)
+      try display.key("Tab")
+      try display.waitForFrame("reveal refused") {
+        $0.processID == Int(window.processID) && $0.cells == 7 && $0.showsRecording
+          && $0.showsNotice && $0.revealed == 0
+      }
+      fields.append(field(of: try display.screenshot(artifact: name)))
+      try display.key("Escape")
+      _ = try window.finish()
+    }
+    return (fields, seen)
+  }
 
   /// The stand-ins' names, one per test: each test's windows see only its own.
   static let refusingRecorder = "sf-recorder-r"
@@ -236,7 +258,7 @@ struct WindowProtectionTests {
   /// own, which the windows of this suite are told is a recorder's
   /// (``recorderEnvironment``). A known recorder's name would reach the
   /// windows of the tests that run beside this one.
-  static func startRecorderStandIn(name: String) throws -> SpawnedProgram {
+  static func startRecorderStandIn(name: String) throws -> TestProcess {
     let directory = NSTemporaryDirectory() + "secretfield-recorder-\(getpid())"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/" + name
@@ -244,7 +266,7 @@ struct WindowProtectionTests {
       try FileManager.default.createSymbolicLink(
         atPath: path, withDestinationPath: WindowTestEnvironment.path(of: "sleep") ?? "/bin/sleep")
     }
-    return try SpawnedProgram([path, "120"])
+    return try TestProcess([path, "120"])
   }
 
   /// Asks for the keyboard as a client of the display (`XGrabKeyboard`),

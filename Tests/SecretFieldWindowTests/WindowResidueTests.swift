@@ -53,8 +53,8 @@ struct WindowResidueTests {
   func askpassRevealLeavesNoCopy(_ memory: FieldMemory) throws {
     let (marker, text) = Self.typedMarker()
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display, environment: memory.environment)
-    try display.focusWindow(named: "secretfield-askpass")
+    let window = try openWindow(
+      ["askpass"], display: display, environment: memory.environment, title: "secretfield-askpass")
     try display.type(text)
     try display.waitForFrame("24 masks") { $0.cells == 24 }
     let typed = try ResidueScanner(processID: window.processID).scan(for: marker)
@@ -114,19 +114,15 @@ struct WindowResidueTests {
     let (marker, text) = Self.typedMarker()
     let display = try TestDisplay()
     let host = "sfw-\(UInt32.random(in: 0...UInt32.max)).invalid"
-    let helper = try startWindow(
+    let helper = try openWindow(
       ["credential", "get"], display: display, environment: memory.environment,
-      input: "protocol=https\nhost=\(host)\n\n")
-    try display.focusWindow(named: WindowCredentialTests.title)
+      input: "protocol=https\nhost=\(host)\n\n", title: WindowCredentialTests.title)
     try display.type("alice")
     try display.key("Return")
     try display.type(text)
     try display.waitForFrame("the password") { $0.focus == "password" && $0.cells == 24 }
     let asking = try ResidueScanner(processID: helper.processID).scan(for: marker)
-    try display.key("Return")
-    let run = try helper.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "username=alice\npassword=\(text)\n\n")
+    try display.submit(helper, expecting: "username=alice\npassword=\(text)\n\n")
     #expect(asking.copies == memory.expectedCopies, "\(asking)")
     print("window-residue: credential \(memory.artifactSuffix): asking \(asking.copies)")
   }
@@ -145,7 +141,7 @@ struct WindowResidueTests {
   func blockedWriteLeavesNoCopy(_ writer: BlockedWriter, _ memory: FieldMemory) throws {
     let (marker, text) = Self.typedMarker()
     let display = try TestDisplay()
-    let program: SpawnedProgram
+    let program: TestProcess
     switch writer {
     case .askpass:
       program = try startWindow(
@@ -157,7 +153,7 @@ struct WindowResidueTests {
         input: "OPTION display=\(display.name)\nGETPIN\nBYE\n", holdsOutput: true)
       // The greeting and the option's OK are read; then nothing is, until
       // after the scan.
-      #expect(program.waitForStandardOutput(containing: "OK Pleased to meet you\nOK\n"))
+      #expect(program.waitForOutput(containing: "OK Pleased to meet you\nOK\n"))
     }
     let filler = try program.fillOutput()
     try display.focusWindow(
@@ -184,13 +180,12 @@ struct WindowResidueTests {
     let program = try Self.passwordEntryProgram()
     let (marker, text) = Self.typedMarker()
     let display = try TestDisplay()
-    let entry = try startWindow([], program: program.path, display: display)
-    try display.focusWindow(named: "password-entry")
+    let entry = try openWindow([], program: program.path, display: display, title: "password-entry")
     try display.type(text)
-    #expect(entry.waitForStandardError(containing: "length 24"), "the entry has the text")
+    #expect(entry.waitForError(containing: "length 24"), "the entry has the text")
     let typed = try ResidueScanner(processID: entry.processID).scan(for: marker)
     try display.key("F2")
-    #expect(entry.waitForStandardError(containing: "visible 1"), "revealed")
+    #expect(entry.waitForError(containing: "visible 1"), "revealed")
     _ = try display.screenshot(artifact: "residue-gtk-revealed")
     let revealed = try ResidueScanner(processID: entry.processID).scan(for: marker)
     try display.key("Escape")

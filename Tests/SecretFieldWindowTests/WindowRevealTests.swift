@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// Reveal, Caps Lock and focus in the window, seen in its frames and its
@@ -15,8 +16,7 @@ struct WindowRevealTests {
     arguments: DisplayKind.available)
   func revealKeepsTheCaret(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("hunter2")
     try display.key("Left", "Tab")
     let revealed = try display.waitForFrame("the text revealed") { $0.revealed == 7 }
@@ -28,10 +28,7 @@ struct WindowRevealTests {
     }
     #expect(hidden.cells == 8)
     try display.type("Y")
-    try display.key("Return")
-    let run = try window.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(run.output == "hunterYX2\n")
+    try display.submit(window, expecting: "hunterYX2\n")
   }
 
   @Test(
@@ -66,8 +63,7 @@ struct WindowRevealTests {
   @Test("Caps Lock on shows a hint; off again, the window is as it was")
   func capsLockHint() throws {
     let display = try TestDisplay()
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("abc")
     try display.waitForFrame("three masks") { $0.cells == 3 && !$0.showsCapsLock }
     let before = try display.screenshot(artifact: "caps-lock-off")
@@ -88,8 +84,7 @@ struct WindowRevealTests {
     arguments: DisplayKind.available)
   func focusLossRemasks(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try startWindow(["askpass"], display: display)
-    try display.focusWindow(named: Self.title)
+    let window = try openWindow(["askpass"], display: display, title: Self.title)
     try display.type("hunter2")
     try display.waitForFrame("seven masks") { $0.cells == 7 && $0.isFocused }
     let masked = try display.screenshot(artifact: "focus-masked")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A private ssh-agent on a socket in a temporary directory of its own
@@ -12,17 +13,13 @@ final class SSHAgentHome {
   /// The private key, encrypted with the passphrase; `.pub` beside it.
   let key: String
   let socket: String
-  private let agent: SpawnedProgram
+  private let agent: TestProcess
 
   /// Makes the key and starts `ssh-agent -D`; with `confirmingOn`, the agent
   /// asks through the askpass on that display (it runs the askpass itself to
   /// confirm each use of a key added with `ssh-add -c`).
   init(passphrase: String, confirmingOn display: TestDisplay? = nil) throws {
-    var template = Array("/tmp/sfs.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    path = String(cString: made)
+    path = try makeTemporaryDirectory(prefix: "sfs.")
     key = path + "/id_ed25519"
     socket = path + "/agent"
     let keygen = try runProgram([
@@ -33,11 +30,12 @@ final class SSHAgentHome {
       try? FileManager.default.removeItem(atPath: path)
       throw WindowTestError(description: "ssh-keygen: \(keygen.error)")
     }
-    agent = try SpawnedProgram(
+    agent = try TestProcess(
       // Its output to /dev/null: an askpass it starts inherits that, not the
       // test's pipe, so ending the agent never waits for a dialog left open.
       ["sh", "-c", "exec ssh-agent -D -a \"$1\" >/dev/null 2>&1", "sh", socket],
-      environment: display.map(Self.askpassEnvironment(display:)) ?? [:], newSession: true)
+      environment: .changed(display.map(Self.askpassEnvironment(display:)) ?? [:]), newSession: true
+    )
     let deadline = ContinuousClock.now + .seconds(30)
     while !FileManager.default.fileExists(atPath: socket) {
       guard agent.isRunning, ContinuousClock.now < deadline else {
@@ -48,7 +46,7 @@ final class SSHAgentHome {
   }
 
   deinit {
-    agent.terminate()
+    agent.signal(SIGTERM)
     _ = try? agent.finish(within: .seconds(10))
     try? FileManager.default.removeItem(atPath: path)
   }
@@ -96,7 +94,7 @@ struct WindowSSHAddTests {
   /// `ssh-add ARGUMENTS` in a session of its own, asking on `display`.
   func startSSHAdd(
     _ arguments: [String], home: SSHAgentHome, display: TestDisplay
-  ) throws -> SpawnedProgram {
+  ) throws -> TestProcess {
     try startWindow(
       arguments, program: WindowTestEnvironment.path(of: "ssh-add") ?? "/usr/bin/ssh-add",
       display: display,
@@ -153,7 +151,7 @@ struct WindowSSHAddTests {
     try "signed with the agent's key\n".write(toFile: data, atomically: false, encoding: .utf8)
     for (key, signs) in [("Return", true), ("Escape", false)] {
       unlink(data + ".sig")
-      let sign = try SpawnedProgram(
+      let sign = try TestProcess(
         ["ssh-keygen", "-Y", "sign", "-f", home.key + ".pub", "-n", "file", data],
         environment: ["SSH_AUTH_SOCK": home.socket, "SSH_ASKPASS": nil], newSession: true)
       seen.append(try display.focusNewWindow(named: WindowAskpassTests.title, after: seen))

@@ -29,22 +29,8 @@ struct WindowScreencastTests {
     let cast = try pipewire.start(.portalScreencast())
     let display = try TestDisplay()
     let environment: [String: String?] = ["PIPEWIRE_REMOTE": pipewire.socketPath]
-    var fields: [[UInt8]] = []
-    var seen: [String] = []
-    for (name, password) in [("screencast-a", "hunter2"), ("screencast-b", "Zq9#xW!")] {
-      let window = try startWindow(
-        ["askpass", "Pass:"], display: display, environment: environment)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
-      try display.type(password)
-      try display.key("Tab")
-      try display.waitForFrame("reveal refused") {
-        $0.processID == Int(window.processID) && $0.cells == 7 && $0.showsRecording
-          && $0.showsNotice && $0.revealed == 0
-      }
-      fields.append(WindowProtectionTests.field(of: try display.screenshot(artifact: name)))
-      try display.key("Escape")
-      _ = try window.finish()
-    }
+    let (fields, seen) = try WindowProtectionTests.refusedRevealFields(
+      on: display, environment: environment, artifacts: ["screencast-a", "screencast-b"])
     #expect(WindowProtectionTests.same(fields[0], fields[1]), "masked: only the length shows")
 
     // The control: the stream gone, the audio stream still there, Tab shows
@@ -77,29 +63,12 @@ struct WindowScreencastTests {
     let pipewire = try PrivatePipeWire()
     let audio = try pipewire.start(.audioStream())
     let display = try TestDisplay()
-    var revealed: [[UInt8]] = []
-    var masked: [[UInt8]] = []
-    var seen: [String] = []
-    for (name, password) in [("screencast-start-a", "hunter2"), ("screencast-start-b", "Zq9#xW!")] {
-      let window = try startWindow(
-        ["askpass", "Pass:"], display: display,
-        environment: ["PIPEWIRE_REMOTE": pipewire.socketPath])
-      let pid = Int(window.processID)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
-      try display.type(password)
-      try display.key("Tab")
-      try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
-      let shown = try display.screenshot(artifact: name + "-revealed")
+    let (revealed, masked) = try WindowProtectionTests.fieldsMaskedBySighting(
+      on: display, environment: ["PIPEWIRE_REMOTE": pipewire.socketPath],
+      artifacts: ["screencast-start-a", "screencast-start-b"]
+    ) {
       let cast = try pipewire.start(.portalScreencast())
-      try display.waitForFrame("masked by the stream") {
-        $0.processID == pid && $0.showsRecording && $0.revealed == 0
-      }
-      let after = try display.screenshot(artifact: name + "-masked")
-      revealed.append(WindowProtectionTests.field(of: shown))
-      masked.append(WindowProtectionTests.field(of: after))
-      try display.key("Escape")
-      _ = try window.finish()
-      try cast.end()
+      return { try cast.end() }
     }
     #expect(
       !WindowProtectionTests.same(revealed[0], revealed[1]),

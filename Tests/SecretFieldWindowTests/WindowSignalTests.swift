@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// The window program starts as every tool does: a fault signal, or the quit
@@ -15,8 +16,8 @@ struct WindowSignalTests {
   @Test("each signal, sent while the dialog asks", arguments: signals)
   func endsBySignal(_ signal: Int32) throws {
     let display = try TestDisplay()
-    let window = try startWindow(["askpass", "Password:"], display: display)
-    try display.focusWindow(named: "secretfield-askpass")
+    let window = try openWindow(
+      ["askpass", "Password:"], display: display, title: "secretfield-askpass")
     try display.type("hunter2")
     try display.waitForFrame("seven masks") { $0.cells == 7 }
     kill(window.processID, signal)
@@ -36,13 +37,13 @@ struct WindowSignalTests {
       let report = "/tmp/sf-backtrace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
       defer { unlink(report) }
       let display = try TestDisplay()
-      let window = try startWindow(
+      let window = try openWindow(
         ["askpass", "Password:"], display: display,
-        environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,output-to=\(report)"])
-      try display.focusWindow(named: "secretfield-askpass")
+        environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,output-to=\(report)"],
+        title: "secretfield-askpass")
       kill(window.processID, SIGSEGV)
-      #expect(window.waitForStandardError(containing: "swift-runtime"))
-      window.forceQuit()
+      #expect(window.waitForError(containing: "swift-runtime"))
+      window.signal(SIGKILL)
       try runProgram(["pkill", "-KILL", "-f", report])
       let run = try window.finish()
       #expect(run.status == 128 + SIGKILL, "it did not end by the fault: the test ended it")

@@ -175,9 +175,7 @@ struct SecretSourceKeyringResidueTests {
       let name = KeyringOracle.uniqueName("source-residue")
       defer { KeyringOracle.remove(name) }
       do {
-        var stored = try! SecureBuffer(capacity: marker.count)
-        marker.masked.withUnsafeBytes { try! stored.append($0) }
-        stored.withUnsafeMutableBytes { marker.unmask(in: $0) }
+        let stored = marker.unmaskedInSecureBuffer(capacity: marker.count)
         try! KernelKeyring().store(stored, name: name, timeout: .seconds(30))
         _ = consume stored
       }

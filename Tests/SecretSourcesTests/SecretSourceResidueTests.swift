@@ -16,13 +16,7 @@ struct SecretSourceResidueTests {
   @Test("control: a marker planted in an ordinary array is found")
   func control() async {
     await #expect(processExitsWith: .success) {
-      let marker = Marker()
-      let before = try! ResidueScanner().scan(for: marker)
-      let planted = marker.plainBytesForControl()
-      let after = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
-      #expect(before.copies == 0, "\(before)")
-      #expect(after.copies >= 1, "\(after)")
+      ResidueControl.expectPlantedMarkerFound(Marker())
     }
   }
 
@@ -84,9 +78,7 @@ struct SecretSourceResidueTests {
       let directory = try! SourceDirectory()
       let out = directory.path + "/out"
       do {
-        var secret = try! SecureBuffer(capacity: marker.count)
-        marker.masked.withUnsafeBytes { try! secret.append($0) }
-        secret.withUnsafeMutableBytes { marker.unmask(in: $0) }
+        let secret = marker.unmaskedInSecureBuffer(capacity: marker.count)
         let termination = try! ChildProcess.run(
           ["sh", "-c", "cat > '\(out)'"], standardInput: secret, appendingNewline: true)
         #expect(termination == .exited(0))
@@ -111,9 +103,7 @@ struct SecretSourceResidueTests {
       do {
         // The line goes into the pipe from secure memory, so the kernel holds
         // the only other copy, outside this process.
-        var line = try! SecureBuffer(capacity: marker.count + 1)
-        marker.masked.withUnsafeBytes { try! line.append($0) }
-        line.withUnsafeMutableBytes { marker.unmask(in: $0) }
+        var line = marker.unmaskedInSecureBuffer(capacity: marker.count + 1)
         try! line.append(count: 1) { $0[0] = 0x0A }
         try! line.write(to: ends[1])
       }

@@ -241,11 +241,11 @@ struct SecretSourceCredentialTests {
         // The peer, where it is installed (CI installs systemd): the table
         // above is what it does, not what we think it does.
         guard access("/usr/bin/systemd-ask-password", X_OK) == 0 else { continue }
-        let peer = runProgram([
+        let peer = try! runProgram([
           "/usr/bin/systemd-ask-password", "--credential=c\(index)", "x",
         ])
         #expect(peer.status == 0)
-        #expect(peer.output == Array((file.secret + "\n").utf8), "\(index)")
+        #expect(peer.outputBytes == Array((file.secret + "\n").utf8), "\(index)")
       }
     }
   }

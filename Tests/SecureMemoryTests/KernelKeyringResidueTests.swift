@@ -2,14 +2,6 @@ import SecureMemory
 import TestSupport
 import Testing
 
-/// A buffer holding `marker`'s plain bytes, unmasked in place: the only copy.
-func markedBuffer(_ marker: Marker) -> SecureBuffer {
-  var buffer = try! SecureBuffer(capacity: marker.count)
-  marker.masked.withUnsafeBytes { try! buffer.append($0) }
-  buffer.withUnsafeMutableBytes { marker.unmask(in: $0) }
-  return buffer
-}
-
 /// The payload goes from a buffer's window to `add_key` and from `KEYCTL_READ`
 /// into a buffer's window, and the list is built in secure memory: these scans
 /// find each marker only in the buffers that should hold it. The kernel's copy
@@ -27,15 +19,10 @@ struct KernelKeyringResidueTests {
       defer { KeyringOracle.remove(name) }
       let keyring = KernelKeyring()
       do {
-        let secret = markedBuffer(marker)
+        let secret = marker.unmaskedInSecureBuffer(capacity: 0)
         try! keyring.store(secret, name: name, timeout: .seconds(30))
       }
-      let before = try! ResidueScanner().scan(for: marker)
-      let planted = marker.plainBytesForControl()
-      let after = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
-      #expect(before.copies == 0, "\(before)")
-      #expect(after.copies >= 1, "\(after)")
+      ResidueControl.expectPlantedMarkerFound(marker)
     }
   }
 
@@ -49,14 +36,14 @@ struct KernelKeyringResidueTests {
       defer { KeyringOracle.remove(name) }
       let keyring = KernelKeyring()
 
-      let firstSecret = markedBuffer(first)
+      let firstSecret = first.unmaskedInSecureBuffer(capacity: 0)
       try! keyring.store(firstSecret, name: name, timeout: .seconds(30))
       let afterStore = try! ResidueScanner().scan(for: first)
       _ = consume firstSecret
       let afterFirstReleased = try! ResidueScanner().scan(for: first)
 
       // The append reads the first back and builds the list in secure memory.
-      let secondSecret = markedBuffer(second)
+      let secondSecret = second.unmaskedInSecureBuffer(capacity: 0)
       try! keyring.store(secondSecret, name: name, timeout: .seconds(30))
       let afterAppendFirst = try! ResidueScanner().scan(for: first)
       let afterAppendSecond = try! ResidueScanner().scan(for: second)
@@ -83,9 +70,9 @@ struct KernelKeyringResidueTests {
       defer { KeyringOracle.remove(name) }
       let keyring = KernelKeyring()
       do {
-        let one = markedBuffer(first)
+        let one = first.unmaskedInSecureBuffer(capacity: 0)
         try! keyring.store(one, name: name, timeout: .seconds(30))
-        let two = markedBuffer(second)
+        let two = second.unmaskedInSecureBuffer(capacity: 0)
         try! keyring.store(two, name: name, timeout: .seconds(30))
       }
       let beforeRead = try! ResidueScanner().scan(for: first)

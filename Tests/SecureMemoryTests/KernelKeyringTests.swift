@@ -229,21 +229,7 @@ struct KernelKeyringTests {
     let name = KeyringOracle.uniqueName("other")
     defer { KeyringOracle.remove(name) }
     try keyring.store(secureBuffer("not for nobody"), name: name, timeout: .seconds(60))
-    let serial = try #require(KeyringOracle.serial(name))
-    let asNobody = [
-      "--reuid=\(nobodyID)", "--regid=\(nobodyID)", "--clear-groups", KeyringOracle.program,
-      "pipe", String(serial),
-    ]
-    let denied = KeyringOracle.run(asNobody, program: "/usr/bin/setpriv")
-    #expect(denied.status != 0)
-    #expect(denied.output.isEmpty)
-    #expect(String(decoding: denied.error, as: UTF8.self).contains("Permission denied"))
-
-    // Control: the same reader, once others may view and read, gets the bytes.
-    #expect(KeyringOracle.setPermissions(name, KernelKeyring.permissions | 0x03))
-    let allowed = KeyringOracle.run(asNobody, program: "/usr/bin/setpriv")
-    #expect(allowed.status == 0)
-    #expect(allowed.output == Array("not for nobody".utf8))
+    try KeyringOracle.expectOtherUserCannotRead(name, payload: Array("not for nobody".utf8))
   }
 }
 

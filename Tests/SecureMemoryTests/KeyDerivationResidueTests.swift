@@ -5,9 +5,7 @@ import Testing
 /// A password built from `marker` inside secure memory: the plain bytes exist
 /// only there.
 func markedSecret(_ marker: Marker) -> SecureBuffer {
-  var buffer = try! SecureBuffer(capacity: marker.count)
-  marker.masked.withUnsafeBytes { try! buffer.append($0) }
-  buffer.withUnsafeMutableBytes { marker.unmask(in: $0) }
+  let buffer = marker.unmaskedInSecureBuffer(capacity: marker.count)
   return buffer
 }
 

@@ -130,12 +130,8 @@ struct KeyDerivationTests {
       let password = try! securePassword("out of memory")
       let derivation = try! KeyDerivation.random(strength: .interactive)
       // Leave 16 MiB of address space: Argon2id at interactive limits needs 64.
-      let used = try! statusValue("VmSize")! * 1024
-      var limit = rlimit()
-      getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-      let original = limit
-      limit.rlim_cur = rlim_t(used + 16 << 20)
-      #expect(setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0)
+      let addressSpace = limitAddressSpace(toUsedPlus: 16 << 20)
+      #expect(addressSpace.limited)
       let error = #expect(throws: SecureMemoryError.self) {
         _ = try derivation.deriveKey(from: password)
       }
@@ -144,8 +140,7 @@ struct KeyDerivationTests {
       #expect(error?.description.contains("64 MiB") == true, "\(String(describing: error))")
 
       // Control: with the address space back, the same derivation succeeds.
-      limit = original
-      #expect(setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0)
+      #expect(addressSpace.restore())
       #expect(try! derivation.deriveKey(from: password).count == 32)
     }
   }

@@ -9,6 +9,56 @@ func limitLockedMemory(to bytes: Int) -> Bool {
   return setrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &limit) == 0
 }
 
+/// Lowers the soft `RLIMIT_AS` to what the process uses now plus `extra`
+/// bytes, and returns a function that puts the limit back; both report
+/// whether `setrlimit` took it.
+func limitAddressSpace(toUsedPlus extra: Int) -> (limited: Bool, restore: () -> Bool) {
+  let used = try! statusValue("VmSize")! * 1024
+  var limit = rlimit()
+  getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+  let original = limit
+  limit.rlim_cur = rlim_t(used + extra)
+  let limited = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0
+  return (
+    limited,
+    {
+      var back = original
+      return setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &back) == 0
+    }
+  )
+}
+
+/// Lowers `RLIMIT_MEMLOCK` to 64 KiB, drops root's `CAP_IPC_LOCK` (which
+/// ignores the limit) by becoming nobody, and makes one-byte buffers (of
+/// `storage`, or the default) until one fails, at most 64. Expects the limit
+/// to be what stopped them: 1 to 16 held, and `VmLck` within a page under
+/// 64 KiB. For an exit-test child.
+func fillLockedMemoryAsNobody(storage: SecureStorage? = nil) -> (
+  held: [HeldBuffer], failure: SecureMemoryError?
+) {
+  #expect(limitLockedMemory(to: 64 * 1024))
+  if getuid() == 0 { #expect(dropToNobody()) }
+  var held: [HeldBuffer] = []
+  var failure: SecureMemoryError?
+  while held.count < 64 {
+    do throws(SecureMemoryError) {
+      if let storage {
+        held.append(HeldBuffer(try SecureBuffer(capacity: 1, storage: storage)))
+      } else {
+        held.append(HeldBuffer(try SecureBuffer(capacity: 1)))
+      }
+    } catch {
+      failure = error
+      break
+    }
+  }
+  let lockedKiB = try! statusValue("VmLck") ?? -1
+  #expect((1...16).contains(held.count), "\(held.count) buffers before the limit")
+  // The limit, not something else, stopped the next one: the next page would not fit.
+  #expect(lockedKiB + pageSize / 1024 > 64 && lockedKiB <= 64, "VmLck \(lockedKiB) kB")
+  return (held, failure)
+}
+
 /// `.required` and `.bestEffort` past the locked-memory limit. Each runs in an
 /// exit-test child: the limit and the user change are for that process alone.
 @Suite("LockPolicy past the locked-memory limit")
@@ -18,27 +68,9 @@ struct LockPolicyTests {
   )
   func lockedMemoryLimit() async {
     await #expect(processExitsWith: .success) {
-      #expect(limitLockedMemory(to: 64 * 1024))
-      // Root's CAP_IPC_LOCK ignores the limit; drop it, or the test proves nothing.
-      if getuid() == 0 { #expect(dropToNobody()) }
-
+      let (held, failure) = fillLockedMemoryAsNobody()
       // Control: below the limit, every buffer is locked.
-      var held: [HeldBuffer] = []
-      var failure: SecureMemoryError?
-      while held.count < 64 {
-        do throws(SecureMemoryError) {
-          let buffer = try SecureBuffer(capacity: 1)
-          held.append(HeldBuffer(buffer))
-        } catch {
-          failure = error
-          break
-        }
-      }
-      let lockedKiB = try! statusValue("VmLck") ?? -1
-      #expect((1...16).contains(held.count), "\(held.count) buffers before the limit")
       #expect(held.allSatisfy { $0.buffer.protection == .complete })
-      // The limit, not something else, stopped the next one: the next page would not fit.
-      #expect(lockedKiB + pageSize / 1024 > 64 && lockedKiB <= 64, "VmLck \(lockedKiB) kB")
 
       let error = try! #require(failure)
       #expect(error.code == .lockFailed)

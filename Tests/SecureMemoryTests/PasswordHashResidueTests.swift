@@ -12,9 +12,7 @@ struct PasswordHashResidueTests {
   func noResidueAfterHashing() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
-      var password = try! SecureBuffer(capacity: 64)
-      marker.masked.withUnsafeBytes { try! password.append($0) }
-      password.withUnsafeMutableBytes { marker.unmask(in: $0) }
+      let password = marker.unmaskedInSecureBuffer()
 
       let hash = try! PasswordHash(hashing: password)
       let matches = try! PasswordHash.verify(password, against: hash)
@@ -43,9 +41,7 @@ struct PasswordHashResidueTests {
       let hash = try! PasswordHash(
         "$argon2id$v=19$m=8,t=1,p=1$MIoWXk0OLhRkluH+dt+GCg$CuV5QQTvDNK6wEyWd+4hHJe7l82t6/N/WsQHtsnF4wg"
       )
-      var wrong = try! SecureBuffer(capacity: 64)
-      marker.masked.withUnsafeBytes { try! wrong.append($0) }
-      wrong.withUnsafeMutableBytes { marker.unmask(in: $0) }
+      let wrong = marker.unmaskedInSecureBuffer()
       let matches = try! PasswordHash.verify(wrong, against: hash)
       _ = consume wrong
       let afterRelease = try! ResidueScanner().scan(for: marker)

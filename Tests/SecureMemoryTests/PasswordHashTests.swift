@@ -161,12 +161,8 @@ struct PasswordHashTests {
     await #expect(processExitsWith: .success) {
       let password = try! securePassword("out of memory")
       // Leave 16 MiB of address space: Argon2id at interactive limits needs 64.
-      let used = try! statusValue("VmSize")! * 1024
-      var limit = rlimit()
-      getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
-      let original = limit
-      limit.rlim_cur = rlim_t(used + 16 << 20)
-      #expect(setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0)
+      let addressSpace = limitAddressSpace(toUsedPlus: 16 << 20)
+      #expect(addressSpace.limited)
       let error = #expect(throws: SecureMemoryError.self) {
         try PasswordHash(hashing: password)
       }
@@ -174,8 +170,7 @@ struct PasswordHashTests {
       #expect(error?.errno == ENOMEM, "\(String(describing: error))")
       #expect(error?.description.contains("64 MiB") == true, "\(String(describing: error))")
 
-      limit = original
-      #expect(setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0)
+      #expect(addressSpace.restore())
       let hash = try! PasswordHash(hashing: password)
       #expect(try! PasswordHash.verify(password, against: hash))
     }

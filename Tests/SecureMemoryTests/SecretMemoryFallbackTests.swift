@@ -48,23 +48,8 @@ struct SecretMemoryFallbackTests {
   )
   func lockedMemoryLimit() async {
     await #expect(processExitsWith: .success) {
-      #expect(limitLockedMemory(to: 64 * 1024))
       // Root's CAP_IPC_LOCK ignores the limit for secret memory too.
-      if getuid() == 0 { #expect(dropToNobody()) }
-
-      var held: [HeldBuffer] = []
-      var failure: SecureMemoryError?
-      while held.count < 64 {
-        do throws(SecureMemoryError) {
-          held.append(HeldBuffer(try SecureBuffer(capacity: 1, storage: .secretMemory)))
-        } catch {
-          failure = error
-          break
-        }
-      }
-      let lockedKiB = try! statusValue("VmLck") ?? -1
-      #expect((1...16).contains(held.count), "\(held.count) buffers before the limit")
-      #expect(lockedKiB + pageSize / 1024 > 64 && lockedKiB <= 64, "VmLck \(lockedKiB) kB")
+      let (held, failure) = fillLockedMemoryAsNobody(storage: .secretMemory)
       let error = try! #require(failure)
       #expect(error.code == .lockFailed, "\(error)")
       #expect(error.errno == EAGAIN || error.errno == ENOMEM, "\(error)")

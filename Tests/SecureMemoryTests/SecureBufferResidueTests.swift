@@ -10,13 +10,7 @@ struct SecureBufferResidueTests {
   @Test("control: a marker planted in an ordinary array is found")
   func controlFindsArray() async {
     await #expect(processExitsWith: .success) {
-      let marker = Marker()
-      let before = try! ResidueScanner().scan(for: marker)
-      let planted = marker.plainBytesForControl()
-      let after = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
-      #expect(before.copies == 0, "\(before)")
-      #expect(after.copies >= 1, "\(after)")
+      ResidueControl.expectPlantedMarkerFound(Marker())
     }
   }
 
@@ -66,9 +60,7 @@ struct SecureBufferResidueTests {
   func removeAllWipes() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker()
-      var buffer = try! SecureBuffer(capacity: 64)
-      marker.masked.withUnsafeBytes { try! buffer.append($0) }
-      buffer.withUnsafeMutableBytes { marker.unmask(in: $0) }
+      var buffer = marker.unmaskedInSecureBuffer()
       let alive = try! ResidueScanner().scan(for: marker)
       buffer.removeAll()
       let wiped = try! ResidueScanner().scan(for: marker)

@@ -90,12 +90,9 @@ struct SecureBufferTransferTests {
   @Test("write(to:) into a closed pipe throws EPIPE and does not raise SIGPIPE")
   func brokenPipe() async {
     await #expect(processExitsWith: .success) {
-      signal(SIGPIPE, SIG_DFL)
-      var ends: [Int32] = [-1, -1]
-      _ = pipe(&ends)
-      close(ends[0])
+      let writeEnd = writeEndWithNoReader()
       let secret = try! secureText("pw")
-      let error = #expect(throws: SecureMemoryError.self) { try secret.write(to: ends[1]) }
+      let error = #expect(throws: SecureMemoryError.self) { try secret.write(to: writeEnd) }
       #expect(error?.errno == EPIPE)
       // No SIGPIPE was left pending for later either.
       var pending = sigset_t()
@@ -107,12 +104,9 @@ struct SecureBufferTransferTests {
   @Test("control: the same write without the guard ends the process by SIGPIPE")
   func brokenPipeControl() async {
     await #expect(processExitsWith: .signal(SIGPIPE)) {
-      signal(SIGPIPE, SIG_DFL)
-      var ends: [Int32] = [-1, -1]
-      _ = pipe(&ends)
-      close(ends[0])
+      let writeEnd = writeEndWithNoReader()
       var byte: UInt8 = 0
-      _ = write(ends[1], &byte, 1)
+      _ = write(writeEnd, &byte, 1)
     }
   }
 
@@ -121,9 +115,7 @@ struct SecureBufferTransferTests {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
       do {
-        var original = try! SecureBuffer(capacity: 32)
-        marker.masked.withUnsafeBytes { try! original.append($0) }
-        original.withUnsafeMutableBytes { marker.unmask(in: $0) }
+        let original = marker.unmaskedInSecureBuffer(capacity: 32)
         do {
           let copy = try! SecureBuffer(copying: original)
           var appended = try! SecureBuffer(capacity: 4)

@@ -1,7 +1,6 @@
 import Glibc
-
-@_silgen_name("pipe2")
-private func pipe2(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+import SecureMemory
+public import Testing
 
 /// The kernel keyring seen through keyutils' own `keyctl` program: an oracle
 /// that does not lean on the code under test, and the cleanup of every key a
@@ -29,21 +28,21 @@ public enum KeyringOracle {
   public static func serial(_ name: String) -> Int? {
     let result = run(["search", "@u", "user", name])
     guard result.status == 0 else { return nil }
-    return Int(String(decoding: result.output, as: UTF8.self).filter(\.isNumber))
+    return Int(result.output.filter(\.isNumber))
   }
 
   /// The key's payload bytes (`keyctl pipe`), or nil when it cannot be read.
   public static func payload(_ name: String) -> [UInt8]? {
     guard let serial = serial(name) else { return nil }
     let result = run(["pipe", String(serial)])
-    return result.status == 0 ? result.output : nil
+    return result.status == 0 ? result.outputBytes : nil
   }
 
   /// The key's permission mask, from `keyctl rdescribe` (`user;UID;GID;PERM;NAME`).
   public static func permissions(_ name: String) -> UInt32? {
     guard let serial = serial(name) else { return nil }
     let result = run(["rdescribe", String(serial)])
-    let fields = String(decoding: result.output, as: UTF8.self).split(separator: ";")
+    let fields = result.output.split(separator: ";")
     guard result.status == 0, fields.count >= 4 else { return nil }
     return UInt32(fields[3], radix: 16)
   }
@@ -54,7 +53,7 @@ public enum KeyringOracle {
   public static func add(_ name: String, payload: [UInt8], timeoutSeconds: Int = 60) -> Int? {
     let result = run(["padd", "user", name, "@u"], input: payload)
     guard result.status == 0,
-      let serial = Int(String(decoding: result.output, as: UTF8.self).filter(\.isNumber))
+      let serial = Int(result.output.filter(\.isNumber))
     else { return nil }
     _ = run(["timeout", String(serial), String(timeoutSeconds)])
     return serial
@@ -64,6 +63,32 @@ public enum KeyringOracle {
   public static func setPermissions(_ name: String, _ mask: UInt32) -> Bool {
     guard let serial = serial(name) else { return false }
     return run(["setperm", String(serial), "0x" + String(mask, radix: 16)]).status == 0
+  }
+
+  /// Expects that another user (`keyctl pipe` run as nobody) cannot read
+  /// the key `name`, and, the control, that the same reader gets `payload`
+  /// once others may view and read it. Needs root.
+  public static func expectOtherUserCannotRead(
+    _ name: String, payload: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    guard let serial = serial(name) else {
+      Issue.record("no live key \(name)", sourceLocation: sourceLocation)
+      return
+    }
+    let asNobody = [
+      "--reuid=\(nobodyID)", "--regid=\(nobodyID)", "--clear-groups", program, "pipe",
+      String(serial),
+    ]
+    let denied = run(asNobody, program: "/usr/bin/setpriv")
+    #expect(denied.status != 0, sourceLocation: sourceLocation)
+    #expect(denied.output.isEmpty, sourceLocation: sourceLocation)
+    #expect(denied.error.contains("Permission denied"), sourceLocation: sourceLocation)
+
+    #expect(
+      setPermissions(name, KernelKeyring.permissions | 0x03), sourceLocation: sourceLocation)
+    let allowed = run(asNobody, program: "/usr/bin/setpriv")
+    #expect(allowed.status == 0, sourceLocation: sourceLocation)
+    #expect(allowed.outputBytes == payload, sourceLocation: sourceLocation)
   }
 
   /// Removes the key called `name` if there is one (`keyctl invalidate`).
@@ -83,71 +108,16 @@ public enum KeyringOracle {
     return true
   }
 
-  /// What a run of `keyctl` printed and how it ended.
-  public struct Run: Sendable {
-    /// The exit status, or -1 when it did not exit normally.
-    public var status: Int32
-    /// Standard output.
-    public var output: [UInt8]
-    /// Standard error.
-    public var error: [UInt8]
-  }
-
   /// Runs `keyctl ARGUMENTS` (or `program` when given), standard input from
   /// `input`, and waits for it.
   public static func run(_ arguments: [String], input: [UInt8] = [], program: String = program)
-    -> Run
+    -> ProgramRun
   {
-    runProgram([program] + arguments, input: input)
-  }
-}
-
-/// Runs `argv` with this process's environment, `input` on standard input,
-/// and collects standard output and error until it exits (test plumbing, no
-/// secret of the code under test passes through it).
-public func runProgram(_ argv: [String], input: [UInt8] = []) -> KeyringOracle.Run {
-  var stdinPipe: [Int32] = [0, 0]
-  var stdoutPipe: [Int32] = [0, 0]
-  var stderrPipe: [Int32] = [0, 0]
-  guard pipe2(&stdinPipe, O_CLOEXEC) == 0, pipe2(&stdoutPipe, O_CLOEXEC) == 0,
-    pipe2(&stderrPipe, O_CLOEXEC) == 0
-  else { return KeyringOracle.Run(status: -1, output: [], error: []) }
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-  posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-  posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-  var pid: pid_t = 0
-  var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-  let spawned = posix_spawn(&pid, argv[0], &actions, nil, &pointers, environ)
-  for pointer in pointers { free(pointer) }
-  close(stdinPipe[0])
-  close(stdoutPipe[1])
-  close(stderrPipe[1])
-  if spawned == 0 && !input.isEmpty {
-    input.withUnsafeBytes { _ = write(stdinPipe[1], $0.baseAddress, $0.count) }
-  }
-  close(stdinPipe[1])
-  let output = readToEnd(stdoutPipe[0])
-  let error = readToEnd(stderrPipe[0])
-  close(stdoutPipe[0])
-  close(stderrPipe[0])
-  guard spawned == 0 else { return KeyringOracle.Run(status: -1, output: [], error: []) }
-  var status: Int32 = 0
-  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-  let exited = status & 0x7f == 0
-  return KeyringOracle.Run(
-    status: exited ? (status >> 8) & 0xff : -1, output: output, error: error)
-}
-
-private func readToEnd(_ descriptor: Int32) -> [UInt8] {
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 4096)
-  while true {
-    let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-    if got < 0 && errno == EINTR { continue }
-    if got <= 0 { return bytes }
-    bytes += chunk[..<got]
+    do {
+      return try runProgram([program] + arguments, input: input)
+    } catch {
+      return ProgramRun(
+        termination: .exited(127), outputBytes: [], errorBytes: Array("\(error)".utf8))
+    }
   }
 }

@@ -64,3 +64,14 @@ public final class Pipe {
     closeWriteEnd()
   }
 }
+
+/// Puts `SIGPIPE` back to its default action and returns the write end of a
+/// pipe whose read end is closed: a write there fails with `EPIPE` and, but
+/// for a program's own handling, raises `SIGPIPE`. For exit-test children.
+public func writeEndWithNoReader() -> Int32 {
+  signal(SIGPIPE, SIG_DFL)
+  var ends: [Int32] = [-1, -1]
+  _ = pipe(&ends)
+  close(ends[0])
+  return ends[1]
+}

@@ -26,7 +26,7 @@ public final class PrivatePipeWire {
 
   /// The runtime directory: its socket is `pipewire-0` there.
   public let runtimeDirectory: String
-  private var daemon: ChildProgram
+  private var daemon: TestProcess
 
   /// The daemon's socket.
   public var socketPath: String { runtimeDirectory + "/pipewire-0" }
@@ -34,11 +34,7 @@ public final class PrivatePipeWire {
   /// Starts the daemon and waits (up to 60 s) until `pw-cli` gets an answer
   /// from it.
   public init() throws {
-    var template = Array("/tmp/sf-pw-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw PipeWireTestError("mkdtemp: errno \(errno)")
-    }
-    runtimeDirectory = String(cString: made)
+    runtimeDirectory = try makeTemporaryDirectory(prefix: "sf-pw-")
     do {
       try Self.configuration.write(
         toFile: runtimeDirectory + "/daemon.conf", atomically: true, encoding: .utf8)
@@ -52,7 +48,7 @@ public final class PrivatePipeWire {
   /// Ends the daemon, as a crash or a logout would, and starts another on
   /// the same socket. Every client's connection breaks.
   public func restart() throws {
-    daemon.end()
+    try daemon.end()
     daemon = try Self.startDaemon(in: runtimeDirectory)
   }
 
@@ -78,14 +74,13 @@ public final class PrivatePipeWire {
 
   /// Starts `pipewire` in `directory` and waits (up to 60 s) until `pw-cli`
   /// gets an answer from it.
-  private static func startDaemon(in directory: String) throws -> ChildProgram {
-    let daemon = try ChildProgram(
-      ["pipewire", "-c", directory + "/daemon.conf"], environment: environment(directory),
-      output: directory + "/daemon.log")
+  private static func startDaemon(in directory: String) throws -> TestProcess {
+    let daemon = try program(
+      ["pipewire", "-c", directory + "/daemon.conf"], in: directory, log: "daemon.log")
     let deadline = ContinuousClock.now + .seconds(60)
     while try runListing("Core", in: directory).status != 0 {
       guard daemon.isRunning, ContinuousClock.now < deadline else {
-        daemon.end()
+        _ = try? daemon.end()
         let log = try? String(contentsOfFile: directory + "/daemon.log", encoding: .utf8)
         throw PipeWireTestError("the private PipeWire daemon did not start: \(log ?? "")")
       }
@@ -95,7 +90,7 @@ public final class PrivatePipeWire {
   }
 
   deinit {
-    daemon.end()
+    _ = try? daemon.end()
     try? FileManager.default.removeItem(atPath: runtimeDirectory)
   }
 
@@ -103,10 +98,9 @@ public final class PrivatePipeWire {
   /// returns once the daemon lists its node. The node lives as long as that
   /// client: ``StandInStreamProgram/end()`` removes it.
   public func start(_ stream: StandInStream) throws -> StandInStreamProgram {
-    let program = try ChildProgram(
+    let program = try Self.program(
       ["pw-cli", "-r", socketPath, "-m", "create-node", stream.factory, stream.propertyText],
-      environment: Self.environment(runtimeDirectory),
-      output: runtimeDirectory + "/\(stream.description).log")
+      in: runtimeDirectory, log: "\(stream.description).log")
     let deadline = ContinuousClock.now + .seconds(60)
     while true {
       if let node = try nodes().first(where: {
@@ -115,7 +109,7 @@ public final class PrivatePipeWire {
         return StandInStreamProgram(program: program, nodeID: node.id, daemon: self)
       }
       guard program.isRunning, ContinuousClock.now < deadline else {
-        program.end()
+        _ = try? program.end()
         let log = try? String(
           contentsOfFile: runtimeDirectory + "/\(stream.description).log", encoding: .utf8)
         throw PipeWireTestError("the stand-in \(stream.description) was not listed: \(log ?? "")")
@@ -151,26 +145,33 @@ public final class PrivatePipeWire {
   private static func runListing(
     _ kind: String, in directory: String
   ) throws -> (status: Int32, output: String) {
-    let path = directory + "/listing-\(UInt64.random(in: 0...UInt64.max)).txt"
-    defer { unlink(path) }
-    let program = try ChildProgram(
-      ["pw-cli", "-r", directory + "/pipewire-0", "ls", kind], environment: environment(directory),
-      output: path)
-    let status = program.wait()
-    return (status, (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+    let run = try runProgram(
+      ["pw-cli", "-r", directory + "/pipewire-0", "ls", kind], environment: environment(directory))
+    return (run.status, run.output)
+  }
+
+  /// Starts `arguments` for the daemon in `directory`, its output and errors
+  /// to the file `log` there.
+  private static func program(_ arguments: [String], in directory: String, log: String) throws
+    -> TestProcess
+  {
+    guard programPath(arguments[0]) != nil else {
+      throw PipeWireTestError("\(arguments[0]) is not installed")
+    }
+    return try TestProcess(
+      arguments, environment: environment(directory),
+      standardOutput: .file(directory + "/" + log), standardError: .standardOutput)
   }
 
   /// The environment of the daemon and of its `pw-cli`s: the private runtime
   /// directory, and no `PIPEWIRE_REMOTE`, which would win over `-r`.
-  private static func environment(_ directory: String) -> [String: String?] {
-    ["XDG_RUNTIME_DIR": directory, "PIPEWIRE_RUNTIME_DIR": directory, "PIPEWIRE_REMOTE": nil]
+  private static func environment(_ directory: String) -> TestProcess.Environment {
+    .changed([
+      "XDG_RUNTIME_DIR": directory, "PIPEWIRE_RUNTIME_DIR": directory, "PIPEWIRE_REMOTE": nil,
+    ])
   }
 
-  static func programPath(_ program: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(program)" }
-      .first { FileManager.default.isExecutableFile(atPath: $0) }
-  }
+  static func programPath(_ program: String) -> String? { TestProcess.path(of: program) }
 }
 
 /// A node a stand-in makes: its factory and the properties it carries.
@@ -247,23 +248,23 @@ public struct ListedPipeWireNode: Sendable {
 
 /// The `pw-cli` that holds a stand-in's node; the node goes when it ends.
 public final class StandInStreamProgram {
-  private let program: ChildProgram
+  private let program: TestProcess
   private let daemon: PrivatePipeWire
   /// The node's id in the daemon's registry.
   public let nodeID: UInt32
 
-  init(program: ChildProgram, nodeID: UInt32, daemon: PrivatePipeWire) {
+  init(program: TestProcess, nodeID: UInt32, daemon: PrivatePipeWire) {
     self.program = program
     self.nodeID = nodeID
     self.daemon = daemon
   }
 
-  deinit { program.end() }
+  deinit { _ = try? program.end() }
 
   /// Ends the client, and returns once the daemon no longer lists the node
   /// (up to 60 s).
   public func end() throws {
-    program.end()
+    try program.end()
     let deadline = ContinuousClock.now + .seconds(60)
     while try daemon.nodes().contains(where: { $0.id == nodeID }) {
       guard ContinuousClock.now < deadline else {
@@ -277,74 +278,4 @@ public final class StandInStreamProgram {
 struct PipeWireTestError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
-}
-
-/// A program started with `posix_spawn`: standard input from /dev/null, its
-/// output and errors to a file, every signal unblocked and at its default
-/// (the test runner's threads block some, and a child inherits the mask).
-final class ChildProgram {
-  let processID: pid_t
-  private var status: Int32?
-
-  init(_ arguments: [String], environment: [String: String?], output: String) throws {
-    guard let program = PrivatePipeWire.programPath(arguments[0]) else {
-      throw PipeWireTestError("\(arguments[0]) is not installed")
-    }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var variables = ProcessInfo.processInfo.environment
-    for (name, value) in environment { variables[name] = value }
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    var envp: [UnsafeMutablePointer<CChar>?] =
-      variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for pointer in argv + envp { free(pointer) } }
-    var processID: pid_t = 0
-    let spawned = posix_spawn(&processID, program, &actions, &attributes, &argv, &envp)
-    guard spawned == 0 else { throw PipeWireTestError("cannot start \(program): errno \(spawned)") }
-    self.processID = processID
-  }
-
-  deinit { end() }
-
-  /// True until the program has ended (it is reaped then).
-  var isRunning: Bool {
-    guard status == nil else { return false }
-    var raw: Int32 = 0
-    let result = waitpid(processID, &raw, WNOHANG)
-    guard result == processID else { return result == 0 }
-    status = raw
-    return false
-  }
-
-  /// Waits for the program to end; its exit status, or 128 + the signal.
-  @discardableResult
-  func wait() -> Int32 {
-    if status == nil {
-      var raw: Int32 = 0
-      while waitpid(processID, &raw, 0) < 0 && errno == EINTR {}
-      status = raw
-    }
-    let raw = status ?? 0
-    return raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-  }
-
-  /// Ends the program (`SIGTERM`) and reaps it.
-  func end() {
-    if isRunning { kill(processID, SIGTERM) }
-    wait()
-  }
 }

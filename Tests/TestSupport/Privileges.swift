@@ -40,3 +40,15 @@ public enum Dumpable {
   @discardableResult
   public static func set(_ value: UInt) -> Bool { prctl(setDumpable, value, 0, 0, 0) == 0 }
 }
+
+/// True when this process may read the memory of a process that is not
+/// dumpable: root with `CAP_SYS_PTRACE` in its effective set.
+public let canReadHardenedProcesses: Bool = {
+  guard getuid() == 0, let status = try? readText("/proc/self/status") else { return false }
+  let line = status.split(separator: "\n").first { $0.hasPrefix("CapEff:") }
+  let mask = line.flatMap {
+    UInt64($0.dropFirst("CapEff:".count).drop { $0 == "\t" || $0 == " " }, radix: 16)
+  }
+  let systemPtrace: UInt64 = 1 << 19
+  return (mask ?? 0) & systemPtrace != 0
+}()

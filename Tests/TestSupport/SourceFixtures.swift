@@ -9,11 +9,7 @@ public final class SourceDirectory {
 
   /// Makes the directory (`mkdtemp`).
   public init() throws {
-    var template = Array("/tmp/sf-src-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw FixtureError("mkdtemp: \(String(cString: strerror(errno)))")
-    }
-    path = String(cString: made)
+    path = try makeTemporaryDirectory(prefix: "sf-src-")
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }

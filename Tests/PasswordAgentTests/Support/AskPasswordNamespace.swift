@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PTYSupport
+import TestSupport
 
 /// A private mount namespace with a tmpfs over `/run/systemd/ask-password`,
 /// held open by a sleeping process, where the real `systemd-ask-password`
@@ -19,7 +20,7 @@ final class AskPasswordNamespace {
   let directory = "/run/systemd/ask-password"
   /// The same directory seen from the test, through `/proc/HOLDER/root`.
   let outsideDirectory: String
-  private let holder = Process()
+  private let holder: TestProcess
 
   /// True when namespaces and mounts can be made here (root, `unshare`,
   /// `nsenter` and systemd's tools installed).
@@ -31,31 +32,19 @@ final class AskPasswordNamespace {
   static let ttyAgentPath = "/usr/bin/systemd-tty-ask-password-agent"
 
   init() throws {
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
     // Over the directory when it exists; else over /run, which then gets one.
-    holder.arguments = [
-      "-m", "--propagation", "private", "sh", "-c",
-      "{ mount -t tmpfs -o mode=0755 none /run/systemd/ask-password 2>/dev/null"
-        + " || { mount -t tmpfs -o mode=0755 none /run && mkdir -p /run/systemd/ask-password; }; }"
-        + " && echo ready && exec sleep 1000000",
-    ]
-    let output = Pipe()
-    holder.standardOutput = output
-    holder.standardError = FileHandle.nullDevice
-    holder.standardInput = FileHandle.nullDevice
-    try holder.run()
-    let line = output.fileHandleForReading.readData(ofLength: 6)
-    guard String(decoding: line, as: UTF8.self) == "ready\n" else {
-      holder.terminate()
+    holder = try TestProcess(
+      [
+        "/usr/bin/unshare", "-m", "--propagation", "private", "sh", "-c",
+        "{ mount -t tmpfs -o mode=0755 none /run/systemd/ask-password 2>/dev/null"
+          + " || { mount -t tmpfs -o mode=0755 none /run && mkdir -p /run/systemd/ask-password; }; }"
+          + " && echo ready && exec sleep 1000000",
+      ], standardError: .null)
+    guard holder.waitForOutput(containing: "ready\n") else {
       throw HarnessError("the namespace holder could not mount a tmpfs")
     }
-    holderID = holder.processIdentifier
+    holderID = holder.processID
     outsideDirectory = "/proc/\(holderID)/root\(directory)"
-  }
-
-  deinit {
-    kill(holderID, SIGKILL)
-    holder.waitUntilExit()
   }
 
   /// `nsenter -t HOLDER -m --` and `command`: runs `command` inside.
@@ -107,6 +96,16 @@ final class AskPasswordNamespace {
       executable: "/usr/bin/nsenter", arguments: inside(command + arguments), options: options)
   }
 
+  /// `secretfield agent --query` inside, on a pty (``startAgent(_:options:executable:)``),
+  /// once it shows `text`.
+  func startQueryAgent(
+    waitingFor text: String, executable: String = builtExecutable("secretfield")
+  ) throws -> TerminalSession {
+    let session = try startAgent(["--query"], executable: executable)
+    try session.waitForText(text)
+    return session
+  }
+
   /// Writes a request file by hand, as `ask.NAME`, renamed into place as
   /// systemd does.
   func writeRequest(_ name: String, _ text: String) throws {
@@ -120,59 +119,33 @@ final class AskPasswordNamespace {
 
 /// A `systemd-ask-password --no-tty` waiting for its answer.
 final class Asker {
-  private let process = Process()
-  private let output = Pipe()
-  private var holdingDescriptor: Int32 = -1
+  private let process: TestProcess
+  /// The bytes of filler in its standard output before its answer.
+  private var filler = 0
 
   /// Starts it. With `holdingOutput`, its standard output is a pipe filled to
   /// the brim first, so that once answered it blocks writing the password,
   /// with the password in its memory, until ``release()``.
   init(namespace: AskPasswordNamespace, arguments: [String], holdingOutput: Bool) throws {
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
-    process.arguments = namespace.inside(
-      [AskPasswordNamespace.askPasswordPath, "--no-tty"] + arguments)
-    process.standardInput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    if holdingOutput {
-      let descriptor = output.fileHandleForWriting.fileDescriptor
-      let flags = fcntl(descriptor, F_GETFL)
-      _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
-      let filler = [UInt8](repeating: 0, count: 4096)
-      while filler.withUnsafeBytes({ Glibc.write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-      _ = fcntl(descriptor, F_SETFL, flags)
-      holdingDescriptor = descriptor
-    }
-    process.standardOutput = output
-    try process.run()
-  }
-
-  deinit {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process = try TestProcess(
+      ["/usr/bin/nsenter"]
+        + namespace.inside([AskPasswordNamespace.askPasswordPath, "--no-tty"] + arguments),
+      standardError: .null, holdsOutput: holdingOutput)
+    if holdingOutput { filler = try process.fillOutput() }
   }
 
   /// The asker's process ID (nsenter `exec`s it, so the same).
-  var processID: Int32 { process.processIdentifier }
+  var processID: Int32 { process.processID }
 
   /// Waits until it blocks writing to its full standard output: answered.
   func waitUntilBlockedWriting() throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while true {
-      let syscall = (try? String(contentsOfFile: "/proc/\(processID)/syscall", encoding: .utf8))
-      if syscall?.split(separator: " ").first == "1" { return }  // write(2) on x86_64
-      guard ContinuousClock.now < deadline, process.isRunning else {
-        throw HarnessError("the asker did not block writing its answer (\(syscall ?? "gone"))")
-      }
-      usleep(10_000)
-    }
+    try process.waitUntilBlockedWriting(to: nil, within: .seconds(30))
   }
 
-  /// Waits for its end: its exit status and what it printed (past the filler).
+  /// Waits for its end: its exit status and what it printed (past the
+  /// filler); status -1 and nothing when it hung.
   func finish() -> (status: Int32, output: [UInt8]) {
-    if holdingDescriptor >= 0 { try? output.fileHandleForWriting.close() }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    var bytes = [UInt8](data)
-    if holdingDescriptor >= 0 { bytes = Array(bytes.drop { $0 == 0 }) }
-    return (process.terminationStatus, bytes)
+    guard let run = try? process.finish() else { return (-1, []) }
+    return (run.status, Array(run.outputBytes.dropFirst(filler)))
   }
 }

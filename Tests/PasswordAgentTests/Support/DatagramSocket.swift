@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PTYSupport
+import TestSupport
 
 /// An `AF_UNIX`/`SOCK_DGRAM` socket bound at a path, as an asker makes one,
 /// for the test to receive an agent's answer on. Dropping it closes and
@@ -95,25 +96,5 @@ extension DatagramSocket {
       if datagram.first != UInt8(ascii: "f") { return datagram }
     }
     return nil
-  }
-}
-
-/// A directory under `/tmp` with a short path, removed with its content.
-final class TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    var template = Array("/tmp/sfa-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
-    }
-    path = String(cString: made)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  /// Writes `text` to `name` in the directory.
-  func write(_ name: String, _ text: String) throws {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
   }
 }

@@ -6,15 +6,11 @@ import TestSupport
 /// under test, and the agent it starts, killed and removed at the end.
 final class GnuPGHome {
   let path: String
-  /// Where the tools' chatter on stderr goes ("starting the agent...").
-  private let devNull = NullDevice()
 
   /// Makes `/tmp/sfg.XXXXXX` (mode 700) with `pinentry-program` set to
   /// `pinentryProgram` and `agentOptions` added to `gpg-agent.conf`.
   init(pinentryProgram: String, agentOptions: [String] = []) throws {
-    var template = Array("/tmp/sfg.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw HarnessError(what: "mkdtemp", errno: errno) }
-    path = String(cString: made)
+    path = try makeTemporaryDirectory(prefix: "sfg.")
     let configuration =
       (["pinentry-program \(pinentryProgram)"] + agentOptions).joined(separator: "\n") + "\n"
     try writeFile("gpg-agent.conf", Array(configuration.utf8))
@@ -58,10 +54,10 @@ final class GnuPGHome {
   ) throws -> (exitCode: Int32?, output: [UInt8]) {
     let standardInput = try Pipe()
     let standardOutput = try Pipe()
-    let child = try ChildProcess(
-      program, arguments: arguments, environment: environment(extra),
-      standardInput: standardInput.readEnd, standardOutput: standardOutput.writeEnd,
-      standardError: devNull.descriptor)
+    let child = try TestProcess(
+      [program] + arguments, environment: .entries(environment(extra)),
+      standardInput: .descriptor(standardInput.readEnd),
+      standardOutput: .descriptor(standardOutput.writeEnd), standardError: .null)
     standardInput.closeReadEnd()
     standardOutput.closeWriteEnd()
     standardInput.send(input)
@@ -74,11 +70,12 @@ final class GnuPGHome {
   /// test types into the pinentry's terminal. Read its output from the pipe.
   func start(
     _ program: String, _ arguments: [String], environment extra: [String] = []
-  ) throws -> (process: ChildProcess, output: Pipe) {
+  ) throws -> (process: TestProcess, output: Pipe) {
     let standardOutput = try Pipe()
-    let child = try ChildProcess(
-      program, arguments: arguments, environment: environment(extra),
-      standardOutput: standardOutput.writeEnd, standardError: devNull.descriptor)
+    let child = try TestProcess(
+      [program] + arguments, environment: .entries(environment(extra)),
+      standardInput: .inherit, standardOutput: .descriptor(standardOutput.writeEnd),
+      standardError: .null)
     standardOutput.closeWriteEnd()
     return (child, standardOutput)
   }
@@ -95,12 +92,6 @@ final class GnuPGHome {
 
   deinit {
     killAgent()
-    _ = try? ChildProcess("/bin/rm", arguments: ["-rf", path], environment: []).wait()
+    _ = try? runProgram(["/bin/rm", "-rf", path], environment: .exactly([:]))
   }
-}
-
-/// `/dev/null`, open for writing while the owner lives.
-final class NullDevice {
-  let descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
-  deinit { close(descriptor) }
 }

@@ -11,7 +11,7 @@ final class PinentryHarness {
   let requests: Pipe
   let responses: Pipe
   let terminal: PseudoTerminal
-  let process: ChildProcess
+  let process: TestProcess
 
   /// Starts `program`, with `TERM=xterm`, `extraEnvironment` (`NAME=value`
   /// entries) and nothing else of our environment.
@@ -21,10 +21,12 @@ final class PinentryHarness {
     terminal = try PseudoTerminal()
     // In a session of its own with no controlling terminal, as gpg-agent's
     // pinentry runs (setsid execs the program in place: same process ID).
-    process = try ChildProcess(
-      "/usr/bin/setsid", arguments: [program],
-      environment: ["TERM=xterm", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + extraEnvironment,
-      standardInput: requests.readEnd, standardOutput: responses.writeEnd)
+    process = try TestProcess(
+      ["/usr/bin/setsid", program],
+      environment: .entries(
+        ["TERM=xterm", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + extraEnvironment),
+      standardInput: .descriptor(requests.readEnd),
+      standardOutput: .descriptor(responses.writeEnd), standardError: .inherit)
     requests.closeReadEnd()
     responses.closeWriteEnd()
   }

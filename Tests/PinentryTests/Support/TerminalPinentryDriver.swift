@@ -4,6 +4,7 @@ import PTYSupport
 import SecureMemory
 import TestSupport
 import Testing
+import ToolSupport
 
 /// `pinentry-secretfield` built beside the tests.
 let pinentrySecretfield = builtExecutable("pinentry-secretfield")
@@ -24,7 +25,7 @@ final class TerminalPinentryDriver {
   let terminal: TerminalSession
   let requests: Pipe
   let responses: Pipe
-  let process: ChildProcess
+  let process: TestProcess
   private var reader: SecureLineReader
 
   /// Starts the terminal and the pinentry, reads the greeting, and sends the
@@ -46,11 +47,13 @@ final class TerminalPinentryDriver {
     requests = try Pipe()
     responses = try Pipe()
     let start = Self.start(program, arguments: arguments, coreDumpsIn: directory)
-    process = try ChildProcess(
-      start.path, arguments: start.arguments,
-      environment: ["TERM=xterm-256color", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + environment,
-      standardInput: requests.readEnd, standardOutput: responses.writeEnd,
-      standardError: standardError)
+    process = try TestProcess(
+      [start.path] + start.arguments,
+      environment: .entries(
+        ["TERM=xterm-256color", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"] + environment),
+      standardInput: .descriptor(requests.readEnd),
+      standardOutput: .descriptor(responses.writeEnd),
+      standardError: standardError.map { .descriptor($0) } ?? .inherit)
     requests.closeReadEnd()
     responses.closeWriteEnd()
     reader = try SecureLineReader(descriptor: responses.readEnd)
@@ -86,6 +89,61 @@ final class TerminalPinentryDriver {
     send(line)
     let answer = try nextLine()
     #expect(answer == "OK", "\(line) answered \(answer)")
+  }
+
+  /// Sets the prompt, sends `GETPIN`, and waits for the empty field after
+  /// `prompt`.
+  func startGetPin(prompt: String) throws {
+    try expectOK("SETPROMPT \(prompt)")
+    send("GETPIN")
+    try waitForMasks(0, prompt: prompt)
+  }
+
+  /// Sets the prompt, sends `GETPIN`, and waits until the pinentry has
+  /// pushed its keyboard flags (25, the kitty protocol's) with the cursor on
+  /// the line of `prompt`.
+  func startKeyboardProtocolGetPin(prompt: String) throws {
+    try expectOK("SETPROMPT \(prompt)")
+    send("GETPIN")
+    try terminal.waitForScreen("keyboard flags pushed at \(prompt)") {
+      $0.keyboardFlags == [25] && $0.cursorLine.hasPrefix(prompt)
+    }
+  }
+
+  /// Expects the answer to a `GETPIN`: the data line `D TEXT`, then `OK`.
+  func expectData(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(try nextLine() == "D \(text)", sourceLocation: sourceLocation)
+    #expect(try nextLine() == "OK", sourceLocation: sourceLocation)
+  }
+
+  /// Types Enter and expects the answer to the `GETPIN`: `D TEXT`, `OK`.
+  func submit(expecting text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try type([Key.enter])
+    try expectData(text, sourceLocation: sourceLocation)
+  }
+
+  /// Sends the test hook's fault trigger and expects the pinentry to die by
+  /// `signal`.
+  func fault(expectingDeathBy signal: Int32, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
+    kill(process.processID, TestHook.faultTrigger)
+    try #require(process.waitForEnd(), "the pinentry dies", sourceLocation: sourceLocation)
+    #expect(process.terminatingSignal == signal, sourceLocation: sourceLocation)
+  }
+
+  /// Expects the terminal as it was before the pinentry: its termios, and
+  /// neither bracketed paste nor focus reporting on; returns the screen.
+  @discardableResult
+  func expectTerminalRestored(sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> ScreenSnapshot
+  {
+    let after = try terminal.attributes()
+    #expect(after == terminal.initialAttributes, "\(after)", sourceLocation: sourceLocation)
+    let screen = try terminal.screen()
+    #expect(
+      !screen.bracketedPaste && !screen.focusReporting, "\(screen)", sourceLocation: sourceLocation)
+    return screen
   }
 
   /// Says `BYE`, expects the answer, and returns how the pinentry ended.
@@ -124,21 +182,4 @@ final class TerminalPinentryDriver {
       screen.cursorLine == (count == 0 ? prompt : line)
     }
   }
-}
-
-/// Keys as a terminal sends them, one write each.
-enum Key {
-  static let escape = "\u{1B}"
-  static let left = "\u{1B}[D"
-  static let right = "\u{1B}[C"
-  static let home = "\u{1B}[H"
-  static let end = "\u{1B}[F"
-  static let delete = "\u{1B}[3~"
-  static let backspace = "\u{7F}"
-  static let tab = "\t"
-  static let enter = "\r"
-  static let controlC = "\u{03}"
-  static let controlD = "\u{04}"
-  static let controlU = "\u{15}"
-  static let controlZ = "\u{1A}"
 }

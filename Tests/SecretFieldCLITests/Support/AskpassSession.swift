@@ -1,4 +1,5 @@
 import PTYSupport
+import TestSupport
 
 /// The `secretfield-askpass` executable built beside the tests.
 let secretfieldAskpass = builtExecutable("secretfield-askpass")

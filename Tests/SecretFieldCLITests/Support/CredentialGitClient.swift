@@ -12,7 +12,7 @@ import Testing
 /// `git-credential-secretfield` to the built `secretfield`, in the client's
 /// directory, which no other test's processes have in their command lines.
 final class CredentialGitClient {
-  let directory: ShortTemporaryDirectory
+  let directory: TemporaryDirectory
   /// The link git runs.
   let helper: String
   /// Arguments after the helper's path (`--timeout 2`).
@@ -29,7 +29,7 @@ final class CredentialGitClient {
     && isExecutable("/usr/bin/python3") && KeyringOracle.isAvailable
 
   init() throws {
-    directory = try ShortTemporaryDirectory()
+    directory = try TemporaryDirectory()
     helper = directory.path + "/git-credential-secretfield"
     guard symlink(secretfield, helper) == 0, mkdir(directory.path + "/home", 0o700) == 0 else {
       throw HarnessError("cannot set up \(directory.path)")

@@ -1,36 +1,6 @@
 import Glibc
 import PTYSupport
-
-/// Keys as a terminal sends them, one write each.
-enum Key {
-  static let escape = "\u{1B}"
-  static let csi = "\u{1B}["
-  static let left = csi + "D"
-  static let right = csi + "C"
-  static let home = csi + "H"
-  static let end = csi + "F"
-  static let homeSS3 = escape + "OH"
-  static let endSS3 = escape + "OF"
-  static let delete = csi + "3~"
-  static let backspace = "\u{7F}"
-  static let controlH = "\u{08}"
-  static let tab = "\t"
-  static let enter = "\r"
-  static let controlA = "\u{01}"
-  static let controlB = "\u{02}"
-  static let controlC = "\u{03}"
-  static let controlD = "\u{04}"
-  static let controlE = "\u{05}"
-  static let controlF = "\u{06}"
-  static let controlK = "\u{0B}"
-  static let controlL = "\u{0C}"
-  static let controlU = "\u{15}"
-  static let controlW = "\u{17}"
-  static let controlZ = "\u{1A}"
-
-  /// A bracketed paste of `text`.
-  static func paste(_ text: String) -> String { csi + "200~" + text + csi + "201~" }
-}
+import TestSupport
 
 /// The `secretfield` executable built beside the tests.
 let secretfield = builtExecutable("secretfield")
@@ -71,16 +41,6 @@ func runWithoutTerminal(
 }
 
 extension TerminalSession {
-  /// What the program wrote to standard output, once it closed it.
-  func standardOutput() throws -> String {
-    String(decoding: try capturedOutput(stream: 1), as: UTF8.self)
-  }
-
-  /// What the program wrote to standard error, once it closed it.
-  func standardError() throws -> String {
-    String(decoding: try capturedOutput(stream: 2), as: UTF8.self)
-  }
-
   /// Waits until the prompt's line shows `count` masks.
   @discardableResult
   func waitForMasks(_ count: Int, prompt: String = "Password:") throws -> ScreenSnapshot {

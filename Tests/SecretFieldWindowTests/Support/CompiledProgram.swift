@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A C program the tests compile for themselves with `cc` (and the flags
 /// `pkg-config` gives for `packages`), in a temporary directory of its own
@@ -11,11 +12,7 @@ final class CompiledProgram {
   private let directory: String
 
   init(name: String, source: String, packages: [String] = []) throws {
-    var template = Array("/tmp/sfc.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    directory = String(cString: made)
+    directory = try makeTemporaryDirectory(prefix: "sfc.")
     path = directory + "/" + name
     let sourcePath = path + ".c"
     try source.write(toFile: sourcePath, atomically: false, encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A headless sway of its own (`WLR_BACKENDS=headless`, `WLR_RENDERER=pixman`:
 /// no GPU, no input device), run as the user `nobody` (sway refuses root) in
@@ -22,8 +23,8 @@ final class HeadlessSway {
   private(set) var socketName = ""
   /// sway's IPC socket (`SWAYSOCK`).
   private(set) var ipcSocket = ""
-  private var compositor: SpawnedProgram?
-  private var keyboard: SpawnedProgram?
+  private var compositor: TestProcess?
+  private var keyboard: TestProcess?
 
   /// `nobody`'s user and group IDs on Debian.
   static let nobody = "65534"
@@ -32,11 +33,7 @@ final class HeadlessSway {
   /// standing keyboard, and waits until sway answers on its IPC socket and
   /// lists the keyboard.
   init(configuration: [String] = []) throws {
-    var template = Array("/tmp/sfw.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    runtimeDirectory = String(cString: made)
+    runtimeDirectory = try makeTemporaryDirectory(prefix: "sfw.")
     do {
       try start(configuration: configuration)
     } catch {
@@ -58,7 +55,7 @@ final class HeadlessSway {
     guard chown(runtimeDirectory, 65534, 65534) == 0, chown(configuration, 65534, 65534) == 0,
       chmod(runtimeDirectory, 0o700) == 0
     else { throw WindowTestError(description: "cannot give \(runtimeDirectory) to nobody") }
-    compositor = try SpawnedProgram(
+    compositor = try TestProcess(
       [
         "setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "--",
         "sway", "--config", configuration,
@@ -85,7 +82,8 @@ final class HeadlessSway {
       usleep(50_000)
     }
     guard !ipcSocket.isEmpty else { throw WindowTestError(description: "sway did not start") }
-    keyboard = try SpawnedProgram(["wtype", "-s", "86400000"], environment: clientEnvironment)
+    keyboard = try TestProcess(
+      ["wtype", "-s", "86400000"], environment: .changed(clientEnvironment))
     while ContinuousClock.now < deadline {
       if try swaymsg(["-t", "get_inputs"]).output.contains("\"keyboard\"") { return }
       guard keyboard?.isRunning == true else { break }
@@ -96,7 +94,7 @@ final class HeadlessSway {
 
   private func stop() {
     for program in [keyboard, compositor] {
-      program?.terminate()
+      program?.signal(SIGTERM)
       _ = try? program?.finish(within: .seconds(10))
     }
     try? FileManager.default.removeItem(atPath: runtimeDirectory)
@@ -113,7 +111,8 @@ final class HeadlessSway {
   /// Runs `swaymsg ARGUMENTS` against this sway.
   @discardableResult
   func swaymsg(_ arguments: [String]) throws -> ProgramRun {
-    try runProgram(["timeout", "60", "swaymsg"] + arguments, environment: clientEnvironment)
+    try runProgram(
+      ["timeout", "60", "swaymsg"] + arguments, environment: .changed(clientEnvironment))
   }
 
   /// One window of sway's tree.
@@ -210,7 +209,7 @@ final class HeadlessSway {
   private func wtype(_ arguments: [String]) throws {
     let run = try runProgram(
       ["timeout", "60", "wtype", "-M", "shift", "-m", "shift"] + arguments,
-      environment: clientEnvironment)
+      environment: .changed(clientEnvironment))
     guard run.status == 0 else {
       throw WindowTestError(description: "wtype \(arguments) failed (\(run.status)): \(run.error)")
     }
@@ -218,7 +217,8 @@ final class HeadlessSway {
 
   /// A screenshot of the whole output as a PNG at `path`.
   func capture(to path: String) throws {
-    let run = try runProgram(["timeout", "60", "grim", path], environment: clientEnvironment)
+    let run = try runProgram(
+      ["timeout", "60", "grim", path], environment: .changed(clientEnvironment))
     guard run.status == 0 else { throw WindowTestError(description: "grim: \(run.error)") }
   }
 }

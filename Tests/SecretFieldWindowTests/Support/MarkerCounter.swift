@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// What a scan of another process found of one typed password: its whole
 /// copies, and its 4-character runs.
@@ -34,9 +35,9 @@ final class MarkerCounter {
 
   /// Counts each of `passwords` in the running process `processID` now.
   func countNow(in processID: pid_t, passwords: [String]) throws -> [MarkerCounts] {
-    let run = try SpawnedProgram(
+    let run = try TestProcess(
       [program.path, "now", String(processID)],
-      input: passwords.map { $0 + "\n" }.joined()
+      standardInput: .text(passwords.map { $0 + "\n" }.joined())
     ).finish()
     return try Self.parse(run, expecting: passwords.count)
   }
@@ -57,8 +58,8 @@ final class MarkerCounter {
   /// Attaches to `processID` and holds it at its exit; ``ExitHold/counts()``
   /// gives what it held of `password` there.
   func holdAtExit(_ processID: pid_t, password: String) throws -> ExitHold {
-    let tracer = try SpawnedProgram(
-      [program.path, "exit", String(processID)], input: password + "\n")
+    let tracer = try TestProcess(
+      [program.path, "exit", String(processID)], standardInput: .text(password + "\n"))
     let hold = ExitHold(tracer: tracer)
     let deadline = ContinuousClock.now + .seconds(30)
     while try Self.tracer(of: processID) != tracer.processID {
@@ -73,9 +74,9 @@ final class MarkerCounter {
 
   /// A process held at its exit by `marker-counter`.
   final class ExitHold {
-    fileprivate let tracer: SpawnedProgram
+    fileprivate let tracer: TestProcess
 
-    fileprivate init(tracer: SpawnedProgram) { self.tracer = tracer }
+    fileprivate init(tracer: TestProcess) { self.tracer = tracer }
 
     /// Waits for the process to exit, and what it held of the password then.
     func counts() throws -> MarkerCounts {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The kinds of display the window tests run on.
@@ -41,11 +42,7 @@ final class TestDisplay {
   /// `swayConfiguration`'s lines after its own.
   init(_ kind: DisplayKind = .x11, swayConfiguration: [String] = []) throws {
     self.kind = kind
-    var template = Array("/tmp/sfd.XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw WindowTestError(description: "mkdtemp failed: errno \(errno)")
-    }
-    directory = String(cString: made)
+    directory = try makeTemporaryDirectory(prefix: "sfd.")
     frames = FrameLogReader(path: directory + "/frames")
     do {
       switch kind {
@@ -104,7 +101,7 @@ final class TestDisplay {
   func start(
     _ arguments: [String], program: String = WindowTestEnvironment.windowProgram,
     environment extra: [String: String?] = [:], input: String? = nil, holdsOutput: Bool = false
-  ) throws -> SpawnedProgram {
+  ) throws -> TestProcess {
     var variables = environment
     // No PipeWire unless a test names its own: a screencast on the machine
     // that runs the tests is no business of theirs.
@@ -113,8 +110,9 @@ final class TestDisplay {
       "PIPEWIRE_REMOTE": "/nonexistent/secretfield-tests/pipewire-0",
     ]) { $1 }
     variables.merge(extra) { $1 }
-    return try SpawnedProgram(
-      [program] + arguments, environment: variables, newSession: true, input: input,
+    return try TestProcess(
+      [program] + arguments, environment: .changed(variables),
+      standardInput: input.map { .text($0) } ?? .null, newSession: true,
       holdsOutput: holdsOutput)
   }
 
@@ -198,10 +196,39 @@ func startWindow(
   _ arguments: [String], program: String = WindowTestEnvironment.windowProgram,
   display: TestDisplay, environment: [String: String?] = [:], input: String? = nil,
   holdsOutput: Bool = false
-) throws -> SpawnedProgram {
+) throws -> TestProcess {
   try display.start(
     arguments, program: program, environment: environment, input: input,
     holdsOutput: holdsOutput)
+}
+
+/// Starts the window as ``startWindow(_:program:display:environment:input:holdsOutput:)``
+/// does, and waits until it has the focus under `title`.
+func openWindow(
+  _ arguments: [String], program: String = WindowTestEnvironment.windowProgram,
+  display: TestDisplay, environment: [String: String?] = [:], input: String? = nil,
+  holdsOutput: Bool = false, title: String
+) throws -> TestProcess {
+  let window = try startWindow(
+    arguments, program: program, display: display, environment: environment, input: input,
+    holdsOutput: holdsOutput)
+  try display.focusWindow(named: title)
+  return window
+}
+
+extension TestDisplay {
+  /// Presses Enter in `window` and expects it to write `output` and exit 0.
+  @discardableResult
+  func submit(
+    _ window: TestProcess, expecting output: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> ProgramRun {
+    try key("Return")
+    let run = try window.finish()
+    #expect(run.status == 0, "\(run.error)", sourceLocation: sourceLocation)
+    #expect(run.output == output, sourceLocation: sourceLocation)
+    return run
+  }
 }
 
 /// Whether two screenshots are pixel-identical; a Bool, so that a failed

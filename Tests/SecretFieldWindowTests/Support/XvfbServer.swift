@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// An Xvfb server of its own on a free display number, ended when the value
 /// is released, with xdotool to type and focus and ImageMagick's import to
@@ -11,7 +12,7 @@ import Glibc
 /// itself retries; `WindowDisplayTests` shows both).
 final class XvfbServer {
   let number: Int
-  private let server: SpawnedProgram
+  private let server: TestProcess
   /// `keymap-tool`, compiled the first time a key outside the map is typed.
   private var keymapTool: CompiledProgram?
 
@@ -27,7 +28,7 @@ final class XvfbServer {
       candidate += 1
       let lock = "/tmp/.X\(candidate)-lock"
       guard !FileManager.default.fileExists(atPath: lock) else { continue }
-      let server = try SpawnedProgram(
+      let server = try TestProcess(
         ["Xvfb", ":\(candidate)", "-screen", "0", "1024x768x24", "-nolisten", "tcp"] + arguments)
       let deadline = ContinuousClock.now + .seconds(30)
       while server.isRunning, ContinuousClock.now < deadline {
@@ -42,14 +43,14 @@ final class XvfbServer {
         }
         usleep(50_000)
       }
-      server.terminate()
+      server.signal(SIGTERM)
       _ = try? server.finish(within: .seconds(10))
     }
     throw WindowTestError(description: "no Xvfb display could be started")
   }
 
   deinit {
-    server.terminate()
+    server.signal(SIGTERM)
     _ = try? server.finish(within: .seconds(10))
   }
 

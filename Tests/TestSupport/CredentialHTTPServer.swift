@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import PTYSupport
 
 /// A git server over HTTP that asks for basic authentication and checks the
 /// password: `git http-backend` behind a small Python server the test
@@ -9,17 +8,17 @@ import PTYSupport
 /// Each repository has its account (user name and password), read from a
 /// file on every request, so a test can change a password between clones.
 /// Every request is logged as `REPOSITORY ok|refused|none` (no credential).
-final class CredentialHTTPServer {
+public final class CredentialHTTPServer {
   /// `http://127.0.0.1:PORT`.
-  let baseURL: String
+  public let baseURL: String
   /// `127.0.0.1:PORT`, the host git sends its helper.
-  let host: String
+  public let host: String
   private let directory: String
-  private let process = Process()
+  private let process: TestProcess
 
   /// Starts a server under `directory` with a repository for each entry of
   /// `accounts` (`"a.git": ("alice", "pw")`), each holding one commit.
-  init(in directory: String, accounts: [String: (user: String, password: String)]) throws {
+  public init(in directory: String, accounts: [String: (user: String, password: String)]) throws {
     self.directory = directory
     let root = directory + "/repositories"
     let plain = ["PATH": "/usr/bin:/bin", "HOME": directory, "GIT_CONFIG_NOSYSTEM": "1"]
@@ -31,66 +30,51 @@ final class CredentialHTTPServer {
         "-q", "--allow-empty", "-m", "first",
       ],
     ] {
-      let run = try runProgram("/usr/bin/git", step, environment: plain)
+      let run = try runProgram(["/usr/bin/git"] + step, environment: .exactly(plain))
       guard run.status == 0 else { throw HarnessError("git \(step): \(run.error)") }
     }
     for name in accounts.keys {
       let run = try runProgram(
-        "/usr/bin/git", ["clone", "-q", "--bare", work, root + "/" + name], environment: plain)
+        ["/usr/bin/git", "clone", "-q", "--bare", work, root + "/" + name],
+        environment: .exactly(plain))
       guard run.status == 0 else { throw HarnessError("git clone --bare: \(run.error)") }
     }
-    try "".write(toFile: directory + "/requests.log")
+    try "".write(toFile: directory + "/requests.log", atomically: false, encoding: .utf8)
     try Self.writeAccounts(accounts, to: directory + "/accounts.json")
 
-    let output = Pipe()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      Self.script, root, directory + "/accounts.json", directory + "/requests.log",
-    ]
-    process.environment = [
-      "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
-    ]
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    process = try TestProcess(
+      [
+        "/usr/bin/python3", Self.script, root, directory + "/accounts.json",
+        directory + "/requests.log",
+      ],
+      environment: .exactly([
+        "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+      ]),
+      standardError: .null)
     // The server prints its port once it listens: the event to wait for.
-    var line: [UInt8] = []
-    while true {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      guard let first = byte.first else {
-        throw HarnessError("the test's HTTP server exited before it listened")
-      }
-      if first == 0x0A { break }
-      line.append(first)
+    guard process.waitForOutput(containing: "\n") else {
+      throw HarnessError("the test's HTTP server exited before it listened")
     }
+    let line = process.outputSoFar().prefix { $0 != 0x0A }
     let port = String(decoding: line, as: UTF8.self)
     host = "127.0.0.1:\(port)"
     baseURL = "http://" + host
   }
 
-  deinit {
-    if process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-  }
-
   /// The server's program, kept with the install test's checks, which run it too.
-  static let script =
+  public static let script =
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
-    + "/Packaging/tests/git-http-server.py"
+    .deletingLastPathComponent().path + "/Packaging/tests/git-http-server.py"
 
   /// Changes the accounts: the next request is checked against these.
-  func setAccounts(_ accounts: [String: (user: String, password: String)]) throws {
+  public func setAccounts(_ accounts: [String: (user: String, password: String)]) throws {
     let path = directory + "/accounts.json"
     try Self.writeAccounts(accounts, to: path + ".new")
     guard rename(path + ".new", path) == 0 else { throw HarnessError("rename accounts.json") }
   }
 
   /// The requests the server answered so far, one `REPOSITORY RESULT` each.
-  func requests() throws -> [String] {
+  public func requests() throws -> [String] {
     let text = try String(contentsOfFile: directory + "/requests.log", encoding: .utf8)
     return text.split(separator: "\n").map(String.init)
   }
@@ -100,6 +84,6 @@ final class CredentialHTTPServer {
   ) throws {
     let object = accounts.mapValues { [$0.user, $0.password] }
     let data = try JSONSerialization.data(withJSONObject: object)
-    try String(decoding: data, as: UTF8.self).write(toFile: path)
+    try data.write(to: URL(fileURLWithPath: path))
   }
 }
