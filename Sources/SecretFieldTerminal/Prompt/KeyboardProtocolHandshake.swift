@@ -8,7 +8,8 @@
 /// lock bits reported for text keys), and an attributes reply without one
 /// before it means none. A terminal that answers neither within
 /// ``replyTimeout`` is treated as plain; a flags reply that comes later still
-/// counts, since it proves support.
+/// counts, since it proves support, even after an attributes reply: that one
+/// answered an earlier request.
 ///
 /// Pure: no I/O and no clock. ``PasswordPrompt``'s loop sends ``query``, feeds
 /// replies (``KeyEvent/keyboardFlags(_:)``, ``KeyEvent/deviceAttributes``) to
@@ -80,6 +81,14 @@ package struct KeyboardProtocolHandshake: Sendable, Hashable {
     case (.deviceAttributes, .awaitingReplies), (.deviceAttributes, .noReplyInTime):
       state = .unsupported
       return false
+    case (.keyboardFlags, .unsupported):
+      // The terminal answers the flags query before the attributes request
+      // sent with it, so the attributes reply seen first answered an earlier
+      // `CSI c` (a prompt before this one that stopped waiting for it), and
+      // this query's is still on its way.
+      state = .supported
+      hasSeenAttributesReply = false
+      return true
     default:
       // A reply to nothing asked, or a second one: the state is settled.
       return false
