@@ -193,12 +193,9 @@ public struct PasswordPrompt: Sendable {
       field = loop.takeField()
       throw error
     }
-    // A failure here leaves at worst a late reply unread: the result stands.
-    fatal = try? loop.awaitHandshakeReplies(terminal: &terminal, relay: relay, decoder: &decoder)
-    if fatal == nil {
-      // Likewise: at worst a ^C typed after Enter may discard the last frame.
-      fatal = try? loop.awaitLastFrame(terminal: &terminal, relay: relay, decoder: &decoder)
-    }
+    // A failure here leaves at worst a late reply unread, or the last frame
+    // discarded by a ^C typed after Enter: the result stands.
+    fatal = try? loop.awaitClosingReplies(terminal: &terminal, relay: relay, decoder: &decoder)
     field = loop.takeField()
     // Still in the prompt's modes: nothing typed while it runs is echoed.
     if fatal == nil { handOver(result, PromptWake(descriptors: [relay.descriptor], deadline: nil)) }

@@ -209,59 +209,6 @@ struct PromptLoop: ~Copyable {
     }
   }
 
-  /// Waits, at most until the handshake's deadline, for the terminal's
-  /// replies to a query still unanswered when the prompt ends (a password
-  /// typed or pasted with Enter at once), so that they are read here rather
-  /// than left for the shell or the next program to read as keys. Keys that
-  /// come meanwhile are dropped, as restoring the modes drops type-ahead.
-  /// Ends at once on a signal; returns the fatal one among them, if any, for
-  /// the caller to die by once the terminal is restored.
-  mutating func awaitHandshakeReplies(
-    terminal: inout TerminalDevice, relay: borrowing SignalRelay, decoder: inout KeyDecoder
-  ) throws(TerminalError) -> TerminalSignal? {
-    var replies = HandshakeReplies(handshake: handshake)
-    defer { handshake = replies.handshake }
-    return try TerminalEventLoop.run(&replies, terminal: &terminal, relay: relay, decoder: &decoder)
-  }
-
-  /// The wait of ``awaitHandshakeReplies(terminal:relay:decoder:)`` on the
-  /// terminal event loop: only the replies matter now.
-  struct HandshakeReplies: TerminalEventHandler {
-    var handshake: KeyboardProtocolHandshake
-    var sawSignal = false
-
-    var wakeTime: ContinuousClock.Instant? { handshake.deadline }
-
-    var hangUpEnding: TerminalSignal? { nil }
-
-    mutating func prepare(
-      at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-    ) throws(TerminalError) -> TerminalEventResponse<TerminalSignal?> {
-      handshake.expire(at: now)
-      guard !sawSignal, let deadline = handshake.deadline, now < deadline else { return .end(nil) }
-      return .proceed
-    }
-
-    mutating func handle(
-      _ signal: TerminalSignal, terminal: inout TerminalDevice, relay: borrowing SignalRelay,
-      decoder: inout KeyDecoder
-    ) throws(TerminalError) -> TerminalEventResponse<TerminalSignal?> {
-      sawSignal = true
-      return signal.response == .die ? .end(signal) : .proceed
-    }
-
-    mutating func handle(
-      _ event: KeyEvent, payload: UnsafeRawBufferPointer, at now: ContinuousClock.Instant,
-      terminal: inout TerminalDevice
-    ) throws(TerminalError) -> TerminalEventResponse<TerminalSignal?> {
-      // `receive` ignores everything but the replies.
-      _ = handshake.receive(event)
-      return .proceed
-    }
-
-    mutating func redraw(terminal: inout TerminalDevice) throws(TerminalError) {}
-  }
-
   // MARK: Signals
 
   mutating func respond(

@@ -18,6 +18,25 @@ extension StrengthAnalysis {
     /// Per look-alike character (`Substitution.index`), the letter it stands
     /// for once chosen, 0 before.
     var chosen = SIMD32<UInt8>(repeating: 0)
+
+    /// The ASCII `character` in lower case, counted as a capital or a
+    /// lower-case letter: the case a word matches in and what its entropy
+    /// counts.
+    mutating func foldCase(_ character: UInt8) -> UInt8 {
+      if character >= 0x41 && character <= 0x5A {
+        capitals += 1
+        return character | 0x20
+      }
+      if character >= 0x61 && character <= 0x7A { lowercase += 1 }
+      return character
+    }
+
+    /// The letters the look-alike `character` may stand for on this walk:
+    /// itself and the one chosen earlier, once chosen; all of them before.
+    func options(for substitution: Substitution, _ character: UInt8) -> (UInt8, UInt8, UInt8) {
+      let chosen = self.chosen[substitution.index]
+      return chosen != 0 ? (character, chosen, 0) : substitution.options
+    }
   }
 
   /// Finds the list words that start at `start` of the password, or of its
@@ -47,18 +66,10 @@ extension StrengthAnalysis {
       } else {
         let scalar = self.character(start + walk.walked + length, reversed: reversed)
         guard scalar < 0x80 else { return }
-        character = UInt8(scalar)
-        if character >= 0x41 && character <= 0x5A {
-          character |= 0x20
-          walk.capitals += 1
-        } else if character >= 0x61 && character <= 0x7A {
-          walk.lowercase += 1
-        }
+        character = walk.foldCase(UInt8(scalar))
         let substitution = Substitution(character)
         if substitution.index >= 0 {
-          let chosen = walk.chosen[substitution.index]
-          let options: (UInt8, UInt8, UInt8) =
-            chosen != 0 ? (character, chosen, 0) : substitution.options
+          let options = walk.options(for: substitution, character)
           for choice in 0..<3 {
             let option = choice == 0 ? options.0 : choice == 1 ? options.1 : options.2
             guard option != 0, graph.child(of: walk.node, character: option) != WordGraph.none
@@ -128,18 +139,10 @@ extension StrengthAnalysis {
           }
           continue
         }
-        var character = UInt8(scalar)
-        if character >= 0x41 && character <= 0x5A {
-          character |= 0x20
-          walk.capitals += 1
-        } else if character >= 0x61 && character <= 0x7A {
-          walk.lowercase += 1
-        }
+        let character = walk.foldCase(UInt8(scalar))
         let substitution = Substitution(character)
         if substitution.index >= 0 {
-          let chosen = walk.chosen[substitution.index]
-          let options: (UInt8, UInt8, UInt8) =
-            chosen != 0 ? (character, chosen, 0) : substitution.options
+          let options = walk.options(for: substitution, character)
           let letter = UInt8(truncatingIfNeeded: wanted)
           guard wanted < 0x80, letter == options.0 || letter == options.1 || letter == options.2
           else {
