@@ -8,16 +8,19 @@ import Testing
 /// through a wrapper script, as a user's `pinentry-program` would; the agent
 /// is stopped and the home removed at the end.
 final class WindowGnuPGHome {
-  let path: String
+  private let directory: TemporaryDirectory
+  var path: String { directory.path }
 
+  /// The wrapper is written with `O_CLOEXEC` (``TemporaryDirectory/write(_:_:mode:)``):
+  /// a write descriptor that a program started meanwhile by another test
+  /// inherited would keep it busy, and the agent's exec of it would fail
+  /// with `ETXTBSY` ("No pinentry").
   init() throws {
-    path = try makeTemporaryDirectory(prefix: "sfw.")
-    let wrapper = path + "/pinentry"
-    try "#!/bin/sh\nexec '\(WindowTestEnvironment.windowProgram)' pinentry \"$@\"\n"
-      .write(toFile: wrapper, atomically: false, encoding: .utf8)
-    chmod(wrapper, 0o700)
-    try "pinentry-program \(wrapper)\n".write(
-      toFile: path + "/gpg-agent.conf", atomically: false, encoding: .utf8)
+    directory = try TemporaryDirectory(prefix: "sfw.")
+    let wrapper = try directory.write(
+      "pinentry", "#!/bin/sh\nexec '\(WindowTestEnvironment.windowProgram)' pinentry \"$@\"\n",
+      mode: 0o700)
+    try directory.write("gpg-agent.conf", "pinentry-program \(wrapper)\n", mode: 0o600)
   }
 
   /// GnuPG's environment on `display`: this home, no terminal (`GPG_TTY`
@@ -47,9 +50,9 @@ final class WindowGnuPGHome {
     }
   }
 
+  /// Stops the agent; the home goes with the directory, after.
   deinit {
     _ = try? runProgram(["gpgconf", "--kill", "gpg-agent"], environment: ["GNUPGHOME": path])
-    try? FileManager.default.removeItem(atPath: path)
   }
 }
 
@@ -70,7 +73,7 @@ struct WindowPinentryAgentTests {
     let client = try TestProcess(
       ["gpg-connect-agent", "GET_PASSPHRASE --data X X Passphrase: Unlock%20the%20key", "/bye"],
       environment: .changed(home.environment(display: display)), newSession: true)
-    try display.focusWindow(named: WindowPinentryTests.title)
+    try display.focusWindow(named: WindowPinentryTests.title, openedBy: client)
     try display.type("agent pass%phrase")
     try display.submit(client, expecting: "D agent pass%25phrase\nOK\n")
   }
@@ -85,7 +88,7 @@ struct WindowPinentryAgentTests {
         "gpg-connect-agent", "GET_PASSPHRASE --data --qualitybar X X Passphrase: New%20key", "/bye",
       ],
       environment: .changed(home.environment(display: display)), newSession: true)
-    try display.focusWindow(named: WindowPinentryTests.title)
+    try display.focusWindow(named: WindowPinentryTests.title, openedBy: client)
     try display.type("Tr0ub4dor&3 horse staple")
     try display.waitForFrame("the passphrase") { $0.cells == 24 }
     _ = try display.screenshot(artifact: "pinentry-agent-quality")

@@ -9,6 +9,11 @@ private func addChangeDirectory(
   _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
 ) -> Int32
 
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func addCloseFrom(
+  _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32
+) -> Int32
+
 /// glibc's `POSIX_SPAWN_SETSID` (0x80), declared only under `_GNU_SOURCE`.
 private let spawnInNewSession: Int32 = 0x80
 
@@ -126,6 +131,10 @@ public final class TestProcess {
       }
     }
     if let directory { _ = addChangeDirectory(&actions, directory) }
+    // Only the three streams: a descriptor another test opened without
+    // O_CLOEXEC (Foundation's file writes) must not live on in a program that
+    // outlasts it, where it would keep a script busy (ETXTBSY) or a pipe open.
+    _ = addCloseFrom(&actions, 3)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

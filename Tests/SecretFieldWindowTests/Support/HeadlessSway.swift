@@ -146,12 +146,15 @@ final class HeadlessSway {
     return found
   }
 
-  /// See ``TestDisplay/focusNewWindow(named:after:)``: a window of sway's
+  /// See ``TestDisplay/focusNewWindow(named:after:openedBy:)``: a window of sway's
   /// tree, focused with `swaymsg [con_id=ID] focus`, once the tree says it
   /// has the focus.
-  func focusNewWindow(named title: String, after seen: [String]) throws -> String {
+  func focusNewWindow(
+    named title: String, after seen: [String], openedBy opener: TestProcess?
+  ) throws -> String {
     let deadline = ContinuousClock.now + .seconds(180)
     while ContinuousClock.now < deadline {
+      try WindowTestError.checkRunning(opener, opening: title)
       if let window = try windows().first(where: {
         $0.name == title && !seen.contains("\($0.id):\($0.processID)")
       }) {

@@ -123,17 +123,20 @@ final class TestDisplay {
   /// returns it as `ID:PID`: the next dialog of a program that opens one
   /// after another, while the last may still be closing. (A window is named
   /// with its process: the X server gives a new client the id range of one
-  /// that left.)
+  /// that left.) When `opener` ends first, the wait ends with what it said.
   @discardableResult
-  func focusNewWindow(named title: String, after seen: [String] = []) throws -> String {
-    if let xvfb { return try xvfb.focusNewWindow(named: title, after: seen) }
-    return try sway!.focusNewWindow(named: title, after: seen)
+  func focusNewWindow(
+    named title: String, after seen: [String] = [], openedBy opener: TestProcess? = nil
+  ) throws -> String {
+    if let xvfb { return try xvfb.focusNewWindow(named: title, after: seen, openedBy: opener) }
+    return try sway!.focusNewWindow(named: title, after: seen, openedBy: opener)
   }
 
-  /// Waits for the window named `title` and gives it the keyboard focus.
+  /// Waits for the window named `title` and gives it the keyboard focus;
+  /// when `opener` ends first, the wait ends with what it said.
   @discardableResult
-  func focusWindow(named title: String) throws -> String {
-    try focusNewWindow(named: title)
+  func focusWindow(named title: String, openedBy opener: TestProcess? = nil) throws -> String {
+    try focusNewWindow(named: title, openedBy: opener)
   }
 
   /// Takes the keyboard focus away from every window: X11's root window

@@ -51,4 +51,15 @@ enum WindowTestEnvironment {
 
 struct WindowTestError: Error, CustomStringConvertible {
   var description: String
+
+  /// Throws when `opener`, the program a test waits on to open the window
+  /// `title`, has ended: the window will not come, and what the program
+  /// said is the reason.
+  static func checkRunning(_ opener: TestProcess?, opening title: String) throws {
+    guard let opener, !opener.isRunning else { return }
+    let run = try opener.finish()
+    throw WindowTestError(
+      description: "no window named \(title): \(opener.arguments.first ?? "its program") "
+        + "ended (\(run.status)) first; output: \(run.output) error: \(run.error)")
+  }
 }

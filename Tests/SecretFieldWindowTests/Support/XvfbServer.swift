@@ -67,12 +67,15 @@ final class XvfbServer {
     return run
   }
 
-  /// See ``TestDisplay/focusNewWindow(named:after:)``: xdotool's search and
+  /// See ``TestDisplay/focusNewWindow(named:after:openedBy:)``: xdotool's search and
   /// `windowfocus --sync`, which returns once the server says the window has
   /// the focus.
-  func focusNewWindow(named title: String, after seen: [String]) throws -> String {
+  func focusNewWindow(
+    named title: String, after seen: [String], openedBy opener: TestProcess?
+  ) throws -> String {
     let deadline = ContinuousClock.now + .seconds(180)
     while ContinuousClock.now < deadline {
+      try WindowTestError.checkRunning(opener, opening: title)
       let found = try runProgram(
         ["xdotool", "search", "--onlyvisible", "--name", title], environment: ["DISPLAY": name])
       for window in found.output.split(separator: "\n").map(String.init) {
