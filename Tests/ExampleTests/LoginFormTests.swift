@@ -35,6 +35,24 @@ extension TerminalSession {
   fileprivate func waitForField(_ label: String, _ shown: String) throws -> ScreenSnapshot {
     try waitForScreen("\(label) \(shown)") { $0.lines.contains(label + " " + shown) }
   }
+
+  /// Presses Enter and checks that the form exits with status 0 having
+  /// written exactly `output`.
+  fileprivate func submitForm(
+    expectingOutput output: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    try type(FormKey.enter)
+    #expect(try waitForExit() == .exited(0), sourceLocation: sourceLocation)
+    #expect(try standardOutput() == output, sourceLocation: sourceLocation)
+  }
+
+  /// Types `password` into the focused password field and reveals it with
+  /// the reveal key; returns once the field shows it.
+  fileprivate func typeRevealed(_ password: String) throws {
+    try type(password)
+    try type(FormKey.controlR)
+    try waitForField("Password:", password)
+  }
 }
 
 @Suite("The login-form example: a TerminalForm of a user name and a password on a pty")
@@ -43,22 +61,20 @@ struct LoginFormTests {
     "focus goes both ways with Tab, Shift-Tab, Down and Up; each field keeps its text and caret")
   func focusOrder() throws {
     let session = try startForm()
-    // Nothing typed yet: the first empty field, the user's, has the focus.
-    try session.type("bob")
-    try session.waitForField("User:", "bob")
-    try session.type(FormKey.tab)
-    try session.type("pw1")
-    try session.waitForField("Password:", "•••")
-    try session.type(FormKey.shiftTab)
-    try session.type("x")
-    try session.waitForField("User:", "bobx")
-    try session.type(FormKey.down)
-    try session.type(FormKey.left)
-    try session.type("2")
-    try session.waitForField("Password:", "••••")
-    try session.type(FormKey.up)
-    try session.type("y")
-    try session.waitForField("User:", "bobxy")
+    // Each step's keys, one write each, and what the field they reach then
+    // shows. Nothing typed yet: the first empty field, the user's, has the
+    // focus.
+    let steps: [(keys: [String], field: String, shows: String)] = [
+      (["bob"], "User:", "bob"),
+      ([FormKey.tab, "pw1"], "Password:", "•••"),
+      ([FormKey.shiftTab, "x"], "User:", "bobx"),
+      ([FormKey.down, FormKey.left, "2"], "Password:", "••••"),
+      ([FormKey.up, "y"], "User:", "bobxy"),
+    ]
+    for step in steps {
+      for key in step.keys { try session.type(key) }
+      try session.waitForField(step.field, step.shows)
+    }
     try session.type(FormKey.tab)
     try session.type(FormKey.enter)
     #expect(try session.waitForExit() == .exited(0))
@@ -74,9 +90,7 @@ struct LoginFormTests {
     try session.waitForField("Password:", "••••••")
     let screen = try session.screen()
     #expect(screen.lines.contains("User: alice"), "\(screen)")
-    try session.type(FormKey.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "s3cret")
+    try session.submitForm(expectingOutput: "s3cret")
   }
 
   @Test("the reveal key shows the password field alone, kept across focus, masked at the end")
@@ -111,9 +125,7 @@ struct LoginFormTests {
   @Test("losing the terminal's focus masks a revealed password")
   func focusLossMasks() throws {
     let session = try startForm(["alice"])
-    try session.type("hunter2")
-    try session.type(FormKey.controlR)
-    try session.waitForField("Password:", "hunter2")
+    try session.typeRevealed("hunter2")
     try session.type(FormKey.focusOut)
     try session.waitForField("Password:", "•••••••")
     try session.type(FormKey.escape)
@@ -129,18 +141,14 @@ struct LoginFormTests {
     try session.waitForText("Too short")
     try session.type("pw")
     try session.waitForField("Password:", "••")
-    try session.type(FormKey.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "pw")
+    try session.submitForm(expectingOutput: "pw")
     #expect(try session.standardError() == "user: carol\n")
   }
 
   @Test("SIGTSTP stops with the terminal restored and the password masked; SIGCONT brings it back")
   func stopAndContinue() throws {
     let session = try startForm(["alice"])
-    try session.type("ab")
-    try session.type(FormKey.controlR)
-    try session.waitForField("Password:", "ab")
+    try session.typeRevealed("ab")
     try session.send(signal: SIGTSTP)
     #expect(try session.waitForStatus() == .stopped(SIGTSTP))
     #expect(try session.attributes() == session.initialAttributes)
@@ -188,9 +196,7 @@ struct LoginFormTests {
   @Test("every ending restores the terminal and leaves the password masked", arguments: endings)
   func endingsRestore(_ ending: Ending) throws {
     let session = try startForm(["alice"] + ending.arguments)
-    try session.type("hunter2")
-    try session.type(FormKey.controlR)
-    try session.waitForField("Password:", "hunter2")
+    try session.typeRevealed("hunter2")
     // The control: while the form runs the modes differ, so the check after
     // can fail.
     let during = try session.attributes()

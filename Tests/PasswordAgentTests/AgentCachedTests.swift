@@ -18,11 +18,36 @@ import Testing
     if: AskPasswordNamespace.isAvailable && KeyringOracle.isAvailable,
     "needs root, unshare, nsenter, systemd-ask-password and keyctl"))
 struct AgentCachedTests {
+  /// Asks `message` with `options`, and checks that the agent asks it on
+  /// the pty and sends what is typed there.
+  static func expectAsked(
+    _ message: String, options: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let namespace = try AskPasswordNamespace()
+    let asker = try namespace.ask(message, options: options)
+    let session = try namespace.startQueryAgent(waitingFor: message)
+    try session.type(keys: ["t", "y", "p", "e", "d"])
+    try session.waitForMasks(5, after: message)
+    try session.type(Key.enter)
+    #expect(try session.waitForExit() == .exited(0), sourceLocation: sourceLocation)
+    #expect(asker.finish().output == Array("typed\n".utf8), sourceLocation: sourceLocation)
+  }
+
+  /// Adds `payload` to the user keyring under a unique name made from
+  /// `prefix`, and returns the name, which the caller removes.
+  static func cache(_ payload: String, as prefix: String) throws -> String {
+    let name = KeyringOracle.uniqueName(prefix)
+    guard KeyringOracle.add(name, payload: Array(payload.utf8)) != nil else {
+      KeyringOracle.remove(name)
+      throw HarnessError("cannot add \(name) to the keyring")
+    }
+    return name
+  }
+
   @Test("a key cached under the Id answers unasked: no prompt, the exact passphrase printed")
   func cachedAnswers() throws {
-    let name = KeyringOracle.uniqueName("agent-cached")
+    let name = try Self.cache("cachéd pass", as: "agent-cached")
     defer { KeyringOracle.remove(name) }
-    try #require(KeyringOracle.add(name, payload: Array("cachéd pass".utf8)) != nil)
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask("Cached disk:", options: ["--accept-cached", "--id=\(name)"])
     let session = try namespace.startAgent(["--query"])
@@ -38,9 +63,8 @@ struct AgentCachedTests {
 
   @Test("every passphrase cached under the name is sent, in order, as systemd's agents send a list")
   func cachedListSent() throws {
-    let name = KeyringOracle.uniqueName("agent-cached-list")
+    let name = try Self.cache("first\u{0}second", as: "agent-cached-list")
     defer { KeyringOracle.remove(name) }
-    try #require(KeyringOracle.add(name, payload: Array("first\u{0}second".utf8)) != nil)
     let namespace = try AskPasswordNamespace()
     let asker = try namespace.ask(
       "Listed disk:", options: ["--accept-cached", "--multiple", "--id=\(name)"])
@@ -55,28 +79,13 @@ struct AgentCachedTests {
     let name = KeyringOracle.uniqueName("agent-uncached")
     defer { KeyringOracle.remove(name) }
     #expect(KeyringOracle.serial(name) == nil)
-    let namespace = try AskPasswordNamespace()
-    let asker = try namespace.ask("Uncached disk:", options: ["--accept-cached", "--id=\(name)"])
-    let session = try namespace.startQueryAgent(waitingFor: "Uncached disk:")
-    try session.type(keys: ["t", "y", "p", "e", "d"])
-    try session.waitForMasks(5, after: "Uncached disk:")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(asker.finish().output == Array("typed\n".utf8))
+    try Self.expectAsked("Uncached disk:", options: ["--accept-cached", "--id=\(name)"])
   }
 
   @Test("AcceptCached=0 is asked even with a key cached under its Id")
   func notAcceptingAsks() throws {
-    let name = KeyringOracle.uniqueName("agent-not-accepted")
+    let name = try Self.cache("cached", as: "agent-not-accepted")
     defer { KeyringOracle.remove(name) }
-    try #require(KeyringOracle.add(name, payload: Array("cached".utf8)) != nil)
-    let namespace = try AskPasswordNamespace()
-    let asker = try namespace.ask("Strict disk:", options: ["--id=\(name)"])
-    let session = try namespace.startQueryAgent(waitingFor: "Strict disk:")
-    try session.type(keys: ["t", "y", "p", "e", "d"])
-    try session.waitForMasks(5, after: "Strict disk:")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(asker.finish().output == Array("typed\n".utf8))
+    try Self.expectAsked("Strict disk:", options: ["--id=\(name)"])
   }
 }

@@ -45,17 +45,27 @@ struct TerminalAgent: CustomTestStringConvertible, Sendable {
       && access(AskPasswordNamespace.ttyAgentPath, X_OK) == 0,
     "needs root, unshare, nsenter and systemd's tools"))
 struct AgentComparisonTests {
+  /// Asks `message`, types `keys` into `agent` once its screen shows
+  /// `shown`, expects it to exit 0 and returns what the asker printed.
+  static func answer(
+    _ message: String, shown: String, keys: [String], by agent: TerminalAgent,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [UInt8] {
+    let namespace = try AskPasswordNamespace()
+    let asker = try namespace.ask(message)
+    let session = try namespace.startQueryAgent(waitingFor: shown, executable: agent.executable)
+    try session.type(keys: keys)
+    #expect(try session.waitForExit() == .exited(0), sourceLocation: sourceLocation)
+    return asker.finish().output
+  }
+
   @Test(
     "arrow keys: ours moves the caret, systemd's agent puts their bytes in the password",
     arguments: TerminalAgent.both)
   func arrowKeys(_ agent: TerminalAgent) throws {
-    let namespace = try AskPasswordNamespace()
-    let asker = try namespace.ask("Arrow test:")
-    let session = try namespace.startQueryAgent(
-      waitingFor: "Arrow test:", executable: agent.executable)
-    try session.type(keys: ["a", "b", Key.left, "c", Key.enter])
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(asker.finish().output == Array(agent.arrowAnswer.utf8))
+    let answer = try Self.answer(
+      "Arrow test:", shown: "Arrow test:", keys: ["a", "b", Key.left, "c", Key.enter], by: agent)
+    #expect(answer == Array(agent.arrowAnswer.utf8))
   }
 
   @Test(
@@ -63,11 +73,7 @@ struct AgentComparisonTests {
     arguments: TerminalAgent.both)
   func askerThatDoesNotRead(_ agent: TerminalAgent) throws {
     let namespace = try AskPasswordNamespace()
-    let stuck = try AgentHostileTests.request(
-      namespace, file: "ask.1stuck", socket: "sck.stuck", message: "Stuck:")
-    try stuck.fillQueue()
-    let next = try AgentHostileTests.request(
-      namespace, file: "ask.2next", socket: "sck.next", message: "Next:")
+    let (stuck, next) = try AgentHostileTests.stuckAndNextRequests(namespace)
     let session = try namespace.startAgent(["--query"], executable: agent.executable)
     // Ours asks the older first; systemd's in the directory's order.
     let first = try session.waitForScreen("a prompt") {
@@ -139,13 +145,9 @@ struct AgentComparisonTests {
     "a message with an escape sequence: ours shows it escaped, systemd's agent sends it",
     arguments: TerminalAgent.both)
   func messageEscapes(_ agent: TerminalAgent) throws {
-    let namespace = try AskPasswordNamespace()
-    let asker = try namespace.ask("Disk \u{1B}[31mred:")
-    let session = try namespace.startQueryAgent(
-      waitingFor: agent.shownMessage, executable: agent.executable)
-    try session.type(keys: ["x", Key.enter])
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(asker.finish().output == Array("x\n".utf8))
+    let answer = try Self.answer(
+      "Disk \u{1B}[31mred:", shown: agent.shownMessage, keys: ["x", Key.enter], by: agent)
+    #expect(answer == Array("x\n".utf8))
   }
 }
 

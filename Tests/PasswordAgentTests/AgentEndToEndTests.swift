@@ -85,12 +85,7 @@ struct AgentEndToEndTests {
     let session = try namespace.startQueryAgent(waitingFor: "Soon gone:")
     try session.type(keys: ["a", "b"])
     try session.waitForMasks(2, after: "Soon gone:")
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardError().contains("'Soon gone:' was withdrawn: its time ran out"))
-    #expect(try session.attributes() == session.initialAttributes)
-    // Nothing was sent: the next datagram is one the test sends itself.
-    try PasswordReply.cancel(to: socket.path)
-    #expect(socket.receive() == [UInt8(ascii: "-")])
+    try expectWithdrawn(session, "'Soon gone:' was withdrawn: its time ran out", socket: socket)
   }
 
   @Test("a request whose file is removed while it is asked is withdrawn")
@@ -102,12 +97,8 @@ struct AgentEndToEndTests {
       "[Ask]\nPID=\(getpid())\nSocket=\(namespace.directory)/sck.removed\nMessage=Going:\n")
     let session = try namespace.startQueryAgent(waitingFor: "Going:")
     unlink(namespace.outsideDirectory + "/ask.removed")
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(
-      try session.standardError().contains("'Going:' was withdrawn: its request file was removed"))
-    #expect(try session.attributes() == session.initialAttributes)
-    try PasswordReply.cancel(to: socket.path)
-    #expect(socket.receive() == [UInt8(ascii: "-")])
+    try expectWithdrawn(
+      session, "'Going:' was withdrawn: its request file was removed", socket: socket)
   }
 
   @Test("a message's control characters are shown escaped, not sent to the terminal")
@@ -259,6 +250,21 @@ struct AgentEndToEndTests {
     #expect(first.finish().output == Array("1\n".utf8))
     #expect(!(try session.screen().shows("Vanishes:")))
   }
+
+  /// Checks that the agent ended with status 0 saying `why` on standard
+  /// error, the terminal restored, and sent nothing to `socket`: the next
+  /// datagram there is one the test sends itself.
+  private func expectWithdrawn(
+    _ session: TerminalSession, _ why: String, socket: DatagramSocket,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    #expect(try session.waitForExit() == .exited(0), sourceLocation: sourceLocation)
+    #expect(try session.standardError().contains(why), sourceLocation: sourceLocation)
+    #expect(
+      try session.attributes() == session.initialAttributes, sourceLocation: sourceLocation)
+    try PasswordReply.cancel(to: socket.path)
+    #expect(socket.receive() == [UInt8(ascii: "-")], sourceLocation: sourceLocation)
+  }
 }
 
 /// The request file written last.
@@ -274,4 +280,5 @@ func modified(_ path: String) -> Int {
   var status = stat()
   guard stat(path, &status) == 0 else { return 0 }
   return status.st_mtim.tv_sec * 1_000_000_000 + status.st_mtim.tv_nsec
+
 }

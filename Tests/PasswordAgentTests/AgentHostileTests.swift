@@ -24,6 +24,18 @@ struct AgentHostileTests {
     return socket
   }
 
+  /// Two requests in `namespace`: `Stuck:`, whose asker does not read (its
+  /// socket's queue is full), written before `Next:`.
+  static func stuckAndNextRequests(
+    _ namespace: AskPasswordNamespace
+  ) throws -> (stuck: DatagramSocket, next: DatagramSocket) {
+    let stuck = try request(
+      namespace, file: "ask.1stuck", socket: "sck.stuck", message: "Stuck:")
+    try stuck.fillQueue()
+    let next = try request(namespace, file: "ask.2next", socket: "sck.next", message: "Next:")
+    return (stuck, next)
+  }
+
   @Test(
     "a socket swapped for a link to another while the prompt is up gets nothing: the answer goes to the socket that was checked"
   )
@@ -65,11 +77,7 @@ struct AgentHostileTests {
   )
   func askerThatNeverReads() throws {
     let namespace = try AskPasswordNamespace()
-    let stuck = try Self.request(
-      namespace, file: "ask.1stuck", socket: "sck.stuck", message: "Stuck:")
-    try stuck.fillQueue()
-    let next = try Self.request(
-      namespace, file: "ask.2next", socket: "sck.next", message: "Next:")
+    let (stuck, next) = try Self.stuckAndNextRequests(namespace)
     let session = try namespace.startQueryAgent(waitingFor: "Stuck:")
     try session.type(keys: ["s", "e", "k", "r", "i", "t", Key.enter])
     try waitUntilSending(session.processID)

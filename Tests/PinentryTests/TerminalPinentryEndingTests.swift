@@ -338,13 +338,19 @@ struct TerminalPinentryAwarenessTests {
     #expect(try driver.bye() == 0)
   }
 
-  @Test("the GETPIN after one that revealed its text starts empty and masked")
-  func nextRequestStartsEmptyAndMasked() throws {
+  /// A pinentry asking for `Passphrase:`, "s3c" typed and revealed.
+  static func revealedPassphrase() throws -> TerminalPinentryDriver {
     let driver = try TerminalPinentryDriver()
     try driver.startGetPin(prompt: "Passphrase:")
     try driver.type(["s", "3", "c", Key.tab])
-    // The control: the first request shows its text.
     try driver.terminal.waitForText("Passphrase: s3c")
+    return driver
+  }
+
+  @Test("the GETPIN after one that revealed its text starts empty and masked")
+  func nextRequestStartsEmptyAndMasked() throws {
+    // The control: the first request shows its text.
+    let driver = try Self.revealedPassphrase()
     try driver.submit(expecting: "s3c")
     try driver.startGetPin(prompt: "Again:")
     try driver.type(["x"])
@@ -357,10 +363,7 @@ struct TerminalPinentryAwarenessTests {
 
   @Test("focus lost while revealed masks the passphrase again")
   func focusOutMasks() throws {
-    let driver = try TerminalPinentryDriver()
-    try driver.startGetPin(prompt: "Passphrase:")
-    try driver.type(["s", "3", "c", Key.tab])
-    try driver.terminal.waitForText("Passphrase: s3c")
+    let driver = try Self.revealedPassphrase()
     try driver.type(["\u{1B}[O"])
     let masked = try driver.terminal.waitForScreen("masked after focus out") {
       $0.shows("Passphrase: •••")

@@ -65,25 +65,33 @@ struct PipeWireRegistryTests {
 
   @Test("no daemon: unavailable, with the reason; the watch sees nothing")
   func noDaemon() {
-    let registry = PipeWireRegistry(remote: "/nonexistent/secretfield/pipewire-0")
+    Self.expectUnavailable(
+      PipeWireRegistry(remote: "/nonexistent/secretfield/pipewire-0"), mentioning: ["PipeWire"])
+  }
+
+  /// Checks that `registry` is unavailable for a reason that mentions each of
+  /// `parts`, and that a watch over it sees no screencast.
+  static func expectUnavailable(
+    _ registry: PipeWireRegistry, mentioning parts: [String],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     guard case .unavailable(let reason) = registry.read() else {
-      Issue.record("a registry with no daemon was listed")
+      Issue.record("an unavailable registry was listed", sourceLocation: sourceLocation)
       return
     }
-    #expect(reason.contains("PipeWire"))
-    #expect(ScreenRecordingWatch(screencasts: registry).screencastStream() == nil)
+    for part in parts {
+      #expect(reason.contains(part), "\(reason)", sourceLocation: sourceLocation)
+    }
+    #expect(
+      ScreenRecordingWatch(screencasts: registry).screencastStream() == nil,
+      sourceLocation: sourceLocation)
   }
 
   @Test("no libpipewire: unavailable, with the loader's reason; the watch sees nothing")
   func noLibrary() {
-    let registry = PipeWireRegistry(library: "libsecretfield-no-such-pipewire.so.0")
-    guard case .unavailable(let reason) = registry.read() else {
-      Issue.record("a registry with no library was listed")
-      return
-    }
-    #expect(reason.contains("libpipewire could not be loaded"))
-    #expect(reason.contains("libsecretfield-no-such-pipewire.so.0"))
-    #expect(ScreenRecordingWatch(screencasts: registry).screencastStream() == nil)
+    Self.expectUnavailable(
+      PipeWireRegistry(library: "libsecretfield-no-such-pipewire.so.0"),
+      mentioning: ["libpipewire could not be loaded", "libsecretfield-no-such-pipewire.so.0"])
     // The control: the real library still loads for another registry.
     let real = PipeWireRegistry(remote: "/nonexistent/secretfield/pipewire-0")
     guard case .unavailable(let other) = real.read() else { return }

@@ -45,6 +45,13 @@ struct AskpassLimitTests {
     return (session, link)
   }
 
+  /// Removes a link ``askpassUnder(_:environment:waitsForPrompt:)`` made,
+  /// and its directory.
+  static func remove(_ link: String) {
+    unlink(link)
+    rmdir(String(link[..<(link.lastIndex(of: "/") ?? link.endIndex)]))
+  }
+
   static func paste(_ text: String) -> [UInt8] {
     Array("\u{1B}[200~\(text)\u{1B}[201~".utf8)
   }
@@ -52,32 +59,22 @@ struct AskpassLimitTests {
   @Test("under ssh-add: a paste past 1,023 bytes, and a key past it, are refused and say why")
   func underSSH() throws {
     let (session, link) = try Self.askpassUnder("ssh-add")
-    defer {
-      unlink(link)
-      rmdir(String(link.dropLast("/ssh-add".count)))
-    }
+    defer { Self.remove(link) }
     try session.type(bytes: Self.paste(String(repeating: "a", count: 1024)))
     try session.waitForText("Not pasted: ssh keeps only the first 1023 bytes of a passphrase.")
     try session.type(bytes: Self.paste(String(repeating: "a", count: 1023)))
     try session.type("b")
     try session.waitForText("ssh keeps only the first 1023 bytes of a passphrase, so it can't")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == String(repeating: "a", count: 1023) + "\n")
+    try session.submit(expectingOutput: String(repeating: "a", count: 1023) + "\n")
   }
 
   @Test("the control: under another program, 1,200 bytes and more are taken")
   func underAnotherProgram() throws {
     let (session, link) = try Self.askpassUnder("git")
-    defer {
-      unlink(link)
-      rmdir(String(link.dropLast("/git".count)))
-    }
+    defer { Self.remove(link) }
     try session.type(bytes: Self.paste(String(repeating: "é", count: 600)))
     try session.type("b")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == String(repeating: "é", count: 600) + "b\n")
+    try session.submit(expectingOutput: String(repeating: "é", count: 600) + "b\n")
   }
 
   @Test(
@@ -88,10 +85,7 @@ struct AskpassLimitTests {
     let (session, link) = try Self.askpassUnder(
       "ssh-add", environment: ["SECRETFIELD_PASSWORD_FROM": "env:SF_PW", "SF_PW": passphrase],
       waitsForPrompt: false)
-    defer {
-      unlink(link)
-      rmdir(String(link.dropLast("/ssh-add".count)))
-    }
+    defer { Self.remove(link) }
     if count <= 1023 {
       #expect(try session.waitForExit() == .exited(0))
       #expect(try session.standardOutput() == passphrase + "\n")

@@ -26,9 +26,7 @@ struct AskpassTests {
     #expect(asking.shows("Tab show · Enter OK · Esc cancel"), "our prompt, not another's")
     try session.type("pass é 日")
     try session.waitForScreen("5 masks") { $0.shows("Enter passphrase for /tmp/k: •••••••") }
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "pass é 日\n")
+    try session.submit(expectingOutput: "pass é 日\n")
     #expect(try session.standardError() == "")
     let after = try session.screen()
     #expect(!after.contains("pass é"), "\(after)")
@@ -68,8 +66,7 @@ struct AskpassTests {
   @Test("SIGTERM from the caller: the terminal restored, death by SIGTERM, nothing on stdout")
   func terminated() throws {
     let session = try startAskpass(["Password:"], waitingFor: "Password:")
-    try session.type("ab")
-    try session.waitForMasks(2)
+    try session.typeMasked("ab")
     try session.send(signal: SIGTERM)
     #expect(try session.waitForExit() == .signaled(SIGTERM))
     #expect(try session.standardOutput() == "")
@@ -87,10 +84,7 @@ struct AskpassTests {
 
   @Test("stdout a terminal: refused with exit 1 before prompting")
   func standardOutputIsTerminal() throws {
-    var options = TerminalSession.Options()
-    options.standardError = .captured
-    let session = try TerminalSession(
-      executable: secretfieldAskpass, arguments: ["Password:"], options: options)
+    let session = try startWithOutputOnTerminal(secretfieldAskpass, ["Password:"])
     #expect(try session.waitForExit() == .exited(1))
     #expect(try session.standardError().contains("standard output is a terminal"))
     #expect(!(try session.screen().contains("Password:")))

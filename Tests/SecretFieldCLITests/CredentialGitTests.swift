@@ -21,6 +21,17 @@ struct CredentialGitTests {
       + ";username=\(user)"
   }
 
+  /// A server for `client` with one repository, `a.git`, for alice with
+  /// `password`, and the name her credential is cached under; the caller
+  /// removes the keys (``removeKeys(of:users:paths:)``).
+  static func aliceServer(
+    for client: CredentialGitClient, password: String
+  ) throws -> (server: CredentialHTTPServer, key: String) {
+    let server = try CredentialHTTPServer(
+      in: client.directory.path, accounts: ["a.git": ("alice", password)])
+    return (server, keyName(server, user: "alice"))
+  }
+
   /// Removes every key of `server`'s host that a test may have left.
   static func removeKeys(of server: CredentialHTTPServer, users: [String], paths: [String?] = [nil])
   {
@@ -34,9 +45,7 @@ struct CredentialGitTests {
   )
   func asksOnceThenCached() throws {
     let client = try CredentialGitClient()
-    let server = try CredentialHTTPServer(
-      in: client.directory.path, accounts: ["a.git": ("alice", "correct horse é")])
-    let name = Self.keyName(server, user: "alice")
+    let (server, name) = try Self.aliceServer(for: client, password: "correct horse é")
     defer { Self.removeKeys(of: server, users: ["alice"]) }
 
     let first = try client.clone(server.baseURL + "/a.git")
@@ -59,9 +68,7 @@ struct CredentialGitTests {
   @Test("a wrong password typed: the server refuses it and nothing is cached")
   func wrongPasswordIsNotCached() throws {
     let client = try CredentialGitClient()
-    let server = try CredentialHTTPServer(
-      in: client.directory.path, accounts: ["a.git": ("alice", "right")])
-    let name = Self.keyName(server, user: "alice")
+    let (server, name) = try Self.aliceServer(for: client, password: "right")
     defer { Self.removeKeys(of: server, users: ["alice"]) }
 
     let clone = try client.clone(server.baseURL + "/a.git")
@@ -78,14 +85,10 @@ struct CredentialGitTests {
   )
   func refusedCredentialIsErased() throws {
     let client = try CredentialGitClient()
-    let server = try CredentialHTTPServer(
-      in: client.directory.path, accounts: ["a.git": ("alice", "first")])
-    let name = Self.keyName(server, user: "alice")
+    let (server, name) = try Self.aliceServer(for: client, password: "first")
     defer { Self.removeKeys(of: server, users: ["alice"]) }
 
-    let first = try client.clone(server.baseURL + "/a.git")
-    try answerCredentialForm(first, user: "alice", password: "first")
-    try expectSuccess(first)
+    try client.clone(server.baseURL + "/a.git", answering: "alice", password: "first")
     #expect(KeyringOracle.payload(name) == Array("first".utf8))
 
     // The password changes on the server: the cached one is refused.
@@ -96,9 +99,7 @@ struct CredentialGitTests {
     #expect(try server.requests().contains("a.git refused"))
     #expect(KeyringOracle.serial(name) == nil, "git's erase left the refused credential")
 
-    let asked = try client.clone(server.baseURL + "/a.git")
-    try answerCredentialForm(asked, user: "alice", password: "second")
-    try expectSuccess(asked)
+    try client.clone(server.baseURL + "/a.git", answering: "alice", password: "second")
     #expect(KeyringOracle.payload(name) == Array("second".utf8))
   }
 
@@ -106,21 +107,15 @@ struct CredentialGitTests {
   func asksAgainAfterTimeout() throws {
     let client = try CredentialGitClient()
     client.helperArguments = ["--timeout", "2"]
-    let server = try CredentialHTTPServer(
-      in: client.directory.path, accounts: ["a.git": ("alice", "pw")])
-    let name = Self.keyName(server, user: "alice")
+    let (server, name) = try Self.aliceServer(for: client, password: "pw")
     defer { Self.removeKeys(of: server, users: ["alice"]) }
 
-    let first = try client.clone(server.baseURL + "/a.git")
-    try answerCredentialForm(first, user: "alice", password: "pw")
-    try expectSuccess(first)
+    try client.clone(server.baseURL + "/a.git", answering: "alice", password: "pw")
     #expect(KeyringOracle.serial(name) != nil, "cached after the server took it")
     // The event: the kernel expired the key (polled with keyctl), not a sleep.
     #expect(KeyringOracle.waitUntilGone(name), "the key outlived its 2-second timeout")
 
-    let again = try client.clone(server.baseURL + "/a.git")
-    try answerCredentialForm(again, user: "alice", password: "pw")
-    try expectSuccess(again)
+    try client.clone(server.baseURL + "/a.git", answering: "alice", password: "pw")
   }
 
   @Test("credential.useHttpPath keeps two repositories on one host apart")
@@ -154,8 +149,7 @@ struct CredentialGitTests {
   @Test("Esc in the form: git is told to quit, clones nothing, and nothing is cached")
   func escapeTellsGitToQuit() throws {
     let client = try CredentialGitClient()
-    let server = try CredentialHTTPServer(
-      in: client.directory.path, accounts: ["a.git": ("alice", "pw")])
+    let (server, _) = try Self.aliceServer(for: client, password: "pw")
     defer { Self.removeKeys(of: server, users: ["alice"]) }
 
     let clone = try client.clone(server.baseURL + "/a.git")

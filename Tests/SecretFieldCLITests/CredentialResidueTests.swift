@@ -19,8 +19,7 @@ struct CredentialResidueTests {
   @Test("no process of the helper is left once git has finished; control: one runs while it asks")
   func noHelperLeft() throws {
     let client = try CredentialGitClient()
-    let server = try CredentialHTTPServer(
-      in: client.directory.path, accounts: ["a.git": ("alice", "pw")])
+    let (server, _) = try CredentialGitTests.aliceServer(for: client, password: "pw")
     defer { CredentialGitTests.removeKeys(of: server, users: ["alice"]) }
     let clone = try client.clone(server.baseURL + "/a.git")
     try waitForCredentialForm(clone)
@@ -36,13 +35,9 @@ struct CredentialResidueTests {
     .enabled(if: getuid() == 0, "needs root to run keyctl as nobody"))
   func otherUserCannotRead() throws {
     let client = try CredentialGitClient()
-    let server = try CredentialHTTPServer(
-      in: client.directory.path, accounts: ["a.git": ("alice", "not for nobody")])
-    let name = CredentialGitTests.keyName(server, user: "alice")
+    let (server, name) = try CredentialGitTests.aliceServer(for: client, password: "not for nobody")
     defer { CredentialGitTests.removeKeys(of: server, users: ["alice"]) }
-    let clone = try client.clone(server.baseURL + "/a.git")
-    try answerCredentialForm(clone, user: "alice", password: "not for nobody")
-    try expectSuccess(clone)
+    try client.clone(server.baseURL + "/a.git", answering: "alice", password: "not for nobody")
 
     try KeyringOracle.expectOtherUserCannotRead(name, payload: Array("not for nobody".utf8))
   }
@@ -87,8 +82,7 @@ struct CredentialResidueTests {
     }
     let fill = try client.fill("protocol=https\nhost=\(host)\n\n")
     try waitForCredentialForm(fill)
-    try fill.type("alice")
-    try fill.type(Key.enter)
+    try fill.typeLine("alice")
     try fill.type(bytes: marker.plainBytesForControl())
     try fill.waitForMasks(marker.count)
     let helper = try #require(client.helperProcesses().first)

@@ -42,16 +42,7 @@ struct HashVerifyTests {
 
     let hashing = try startPrompt(
       ["--allow-weak"], command: "hash", waitingFor: "New password:")
-    for attempt in 1...3 {
-      try hashing.waitForScreen("entry \(attempt)") { screen in
-        screen.lines.filter { $0.hasPrefix("New password:") }.count == attempt
-      }
-      try hashing.type("one\r")
-      try hashing.waitForScreen("confirmation \(attempt)") { screen in
-        screen.lines.filter { $0.hasPrefix("Again:") }.count == attempt
-      }
-      try hashing.type("two\r")
-    }
+    try hashing.mismatchConfirmations(prompt: "New password:")
     #expect(try hashing.waitForExit() == .exited(4))
     #expect(try hashing.standardOutput() == "")
   }

@@ -61,9 +61,7 @@ func typeIntoPrompt(_ passphrase: String, _ arguments: [String]) throws -> Termi
   let session = try startPrompt(arguments)
   try session.type(passphrase)
   try session.waitForMasks(passphrase.count)
-  try session.type(Key.enter)
-  #expect(try session.waitForExit() == .exited(0))
-  #expect(try session.standardOutput() == passphrase + "\n")
+  try session.submit(expectingOutput: passphrase + "\n")
   return session
 }
 
@@ -209,9 +207,7 @@ struct KeyringCacheTests {
       ["Passphrase for key:"], environment: environment, waitingFor: "Passphrase for key:")
     try first.type("for ssh")
     try first.waitForMasks("for ssh".count, prompt: "Passphrase for key:")
-    try first.type(Key.enter)
-    #expect(try first.waitForExit() == .exited(0))
-    #expect(try first.standardOutput() == "for ssh\n")
+    try first.submit(expectingOutput: "for ssh\n")
     #expect(KeyringOracle.payload(name) == Array("for ssh".utf8))
 
     let second = try startAskpass(["Passphrase for key:"], environment: environment)

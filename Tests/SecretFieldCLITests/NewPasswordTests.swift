@@ -28,23 +28,19 @@ struct NewPasswordTests {
     let second = try session.waitForMasks(4, prompt: "Again:")
     #expect(!second.contains("Strength ["), "\(second)")
     try session.type("word1-violet-anchor-47")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == Self.strong + "\n")
+    try session.submit(expectingOutput: Self.strong + "\n")
   }
 
   @Test("Enter on a weak password says why and keeps the field; a strong one is taken")
   func refusedKeepsField() throws {
     let session = try startPrompt(["--confirm"])
-    try session.type("password1")
-    try session.type(Key.enter)
+    try session.typeLine("password1")
     try session.waitForText(
       "Not accepted: 9 characters; at least 15 · on a list of common passwords")
     let kept = try session.waitForMasks(9)
     #expect(!kept.contains("Again:"), "\(kept)")
     saveCapture(kept, as: "prompt-strength")
-    try session.type("-violet-anchor-47")
-    try session.type(Key.enter)
+    try session.typeLine("-violet-anchor-47")
     try session.waitForText("Again:")
     try session.type(Self.strong + Key.enter)
     #expect(try session.waitForExit() == .exited(0))

@@ -33,6 +33,33 @@ func runTool(
   return ToolRun(status: run.status, output: run.output, error: run.error)
 }
 
+/// Runs `secretfield ARGUMENTS` (``runTool(_:executable:environment:input:closedOutput:)``)
+/// and expects a usage error: exit 2, nothing on standard output, and
+/// `message` on standard error.
+func expectUsageError(
+  _ arguments: [String], mentioning message: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  let run = try runTool(arguments)
+  #expect(run.status == 2, "\(run.error)", sourceLocation: sourceLocation)
+  #expect(run.output == "", sourceLocation: sourceLocation)
+  #expect(run.error.contains(message), "\(run.error)", sourceLocation: sourceLocation)
+}
+
+/// Runs `secretfield ARGUMENTS` with its standard output's reading end
+/// already closed, and expects exit 1 and a message, not death by SIGPIPE.
+func expectClosedOutputSaid(
+  _ arguments: [String], environment: [String: String],
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  let run = try runTool(arguments, environment: environment, closedOutput: true)
+  #expect(
+    run.status == 1, "not killed by SIGPIPE (141): \(run.status)", sourceLocation: sourceLocation)
+  #expect(
+    run.error.contains("standard output was closed"), "\(run.error)",
+    sourceLocation: sourceLocation)
+}
+
 @Suite("secretfield --password-from: every scheme end to end, with the table's exit statuses")
 struct PasswordFromTests {
   @Test("env, file, fd, stdin, cmd and credential each give the password, exit 0")
@@ -168,24 +195,15 @@ struct PasswordFromTests {
       (["--no-prompt"], "--no-prompt needs a --password-from source"),
     ])
   func usageErrors(_ arguments: [String], _ message: String) throws {
-    let run = try runTool(["prompt"] + arguments)
-    #expect(run.status == 2, "\(run.error)")
-    #expect(run.output == "")
-    #expect(run.error.contains(message), "\(run.error)")
+    try expectUsageError(["prompt"] + arguments, mentioning: message)
   }
 
   @Test("standard output closed before the password (or hash) is written: exit 1 and a message")
   func closedPipe() throws {
-    let run = try runTool(
-      ["prompt", "--password-from", "env:SF_PW"], environment: ["SF_PW": "pw"],
-      closedOutput: true)
-    #expect(run.status == 1, "not killed by SIGPIPE (141): \(run.status)")
-    #expect(run.error.contains("standard output was closed"), "\(run.error)")
-    let hash = try runTool(
-      ["hash", "--allow-weak", "--password-from", "env:SF_PW"], environment: ["SF_PW": "pw"],
-      closedOutput: true)
-    #expect(hash.status == 1, "not killed by SIGPIPE (141): \(hash.status)")
-    #expect(hash.error.contains("standard output was closed"), "\(hash.error)")
+    try expectClosedOutputSaid(
+      ["prompt", "--password-from", "env:SF_PW"], environment: ["SF_PW": "pw"])
+    try expectClosedOutputSaid(
+      ["hash", "--allow-weak", "--password-from", "env:SF_PW"], environment: ["SF_PW": "pw"])
   }
 
   @Test("hash and verify take the same sources; verify answers 0 or 4")

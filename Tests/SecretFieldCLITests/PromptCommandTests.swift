@@ -14,10 +14,7 @@ struct PromptCommandTests {
 
   @Test("standard output a terminal: exit 3 before prompting, nothing drawn")
   func standardOutputIsTerminal() throws {
-    var options = TerminalSession.Options()
-    options.standardError = .captured
-    let session = try TerminalSession(
-      executable: secretfield, arguments: ["prompt"], options: options)
+    let session = try startWithOutputOnTerminal(secretfield, ["prompt"])
     #expect(try session.waitForExit() == .exited(3))
     let error = try session.standardError()
     #expect(error.contains("standard output is a terminal"), "\(error)")

@@ -75,9 +75,7 @@ struct PromptEditingTests {
   func typed(_ testCase: TypedCase) throws {
     let session = try startPrompt()
     for key in testCase.keys { try session.type(key) }
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == testCase.output + "\n")
+    try session.submit(expectingOutput: testCase.output + "\n")
     let masks = String(repeating: "•", count: testCase.output.count)
     #expect(try session.screen().lines.contains("Password: " + masks))
   }
@@ -106,16 +104,13 @@ struct PromptEditingTests {
     try session.type(Key.paste("xyz\n"))
     let screen = try session.waitForMasks(5)
     #expect(screen.cursorColumn == "Password: ".count + 4, "the caret ends after the paste")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "axyzb\n")
+    try session.submit(expectingOutput: "axyzb\n")
   }
 
   @Test("a paste with a line break inside is refused with a message; the field is unchanged")
   func pasteWithLineBreak() throws {
     let session = try startPrompt()
-    try session.type("ab")
-    try session.waitForMasks(2)
+    try session.typeMasked("ab")
     try session.type(Key.paste("x\ny"))
     let screen = try session.waitForText("Not pasted: the text holds a line break.")
     #expect(screen.shows("Password: ••") && !screen.shows("Password: •••"))
@@ -125,9 +120,7 @@ struct PromptEditingTests {
     try session.waitForScreen("the next key ends the message") {
       $0.shows("Password: •••") && !$0.shows("Not pasted")
     }
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "abc\n")
+    try session.submit(expectingOutput: "abc\n")
   }
 
   @Test("bytes that are not UTF-8 are refused with a message; the field keeps its text")
@@ -136,9 +129,7 @@ struct PromptEditingTests {
     try session.type("ab")
     try session.type(bytes: [0xFF, 0xFE])
     try session.waitForText("not UTF-8")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "ab\n")
+    try session.submit(expectingOutput: "ab\n")
   }
 
   @Test("long text scrolls inside the terminal's width and comes out whole")
@@ -152,44 +143,28 @@ struct PromptEditingTests {
     #expect(screen.cursorColumn == 29, "the caret in view, the last column unwritten")
     try session.type(Key.home)
     try session.waitForScreen("the caret at the start") { $0.cursorColumn == 10 }
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == text + "\n")
+    try session.submit(expectingOutput: text + "\n")
   }
 
   @Test("--confirm: a mismatch says so and asks again; a match is written")
   func confirm() throws {
     let session = try startPrompt(["--confirm", "--allow-weak"])
-    try session.type("abc")
-    try session.type(Key.enter)
+    try session.typeLine("abc")
     try session.waitForText("Again:")
-    try session.type("abd")
-    try session.type(Key.enter)
+    try session.typeLine("abd")
     try session.waitForText("didn't match")
-    try session.type("xyz")
-    try session.type(Key.enter)
+    try session.typeLine("xyz")
     try session.waitForScreen("a second Again:") { screen in
       screen.lines.filter { $0.hasPrefix("Again:") }.count == 2
     }
     try session.type("xyz")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "xyz\n")
+    try session.submit(expectingOutput: "xyz\n")
   }
 
   @Test("--confirm: three mismatches end with exit status 4 and nothing written")
   func confirmFails() throws {
     let session = try startPrompt(["--confirm", "--allow-weak"])
-    for attempt in 1...3 {
-      try session.waitForScreen("entry \(attempt)") { screen in
-        screen.lines.filter { $0.hasPrefix("Password:") }.count == attempt
-      }
-      try session.type("one\r")
-      try session.waitForScreen("confirmation \(attempt)") { screen in
-        screen.lines.filter { $0.hasPrefix("Again:") }.count == attempt
-      }
-      try session.type("two\r")
-    }
+    try session.mismatchConfirmations()
     #expect(try session.waitForExit() == .exited(4))
     #expect(try session.standardOutput() == "")
     #expect(try session.standardError().contains("differed 3 times"))
@@ -198,13 +173,10 @@ struct PromptEditingTests {
   @Test("--min-length: a shorter entry is refused with a message and kept")
   func minimumLength() throws {
     let session = try startPrompt(["--min-length", "4"])
-    try session.type("abc")
-    try session.type(Key.enter)
+    try session.typeLine("abc")
     try session.waitForText("Too short: use at least 4 characters.")
     try session.type("d")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "abcd\n")
+    try session.submit(expectingOutput: "abcd\n")
   }
 
   @Test("--mask and --no-echo change what the line shows")
@@ -212,15 +184,12 @@ struct PromptEditingTests {
     let masked = try startPrompt(["--mask", "#"])
     try masked.type("abc")
     try masked.waitForText("Password: ###")
-    try masked.type(Key.enter)
-    #expect(try masked.waitForExit() == .exited(0))
-    #expect(try masked.standardOutput() == "abc\n")
+    try masked.submit(expectingOutput: "abc\n")
 
     let silent = try startPrompt(["--no-echo"])
     try silent.type("abc")
     try silent.type(Key.tab)
-    try silent.type("d")
-    try silent.type(Key.enter)
+    try silent.typeLine("d")
     #expect(try silent.waitForExit() == .exited(0))
     let screen = try silent.screen()
     #expect(screen.lines.contains("Password:") && !screen.contains("abcd") && !screen.contains("•"))

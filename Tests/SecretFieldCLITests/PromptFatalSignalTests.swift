@@ -38,19 +38,12 @@ struct PromptFatalSignalTests {
     arguments: FatalSignal.catchable + FatalSignal.faults)
   func restoredBeforeDeath(_ signal: FatalSignal) throws {
     let session = try startPrompt()
-    try session.type("ab")
-    try session.waitForMasks(2)
+    try session.typeMasked("ab")
     // The control: raw mode and the reports are on while prompting.
-    let during = try session.attributes()
-    #expect(during.isRaw && during != session.initialAttributes, "\(during)")
-    let duringScreen = try session.screen()
-    #expect(duringScreen.bracketedPaste && duringScreen.focusReporting)
+    try session.expectPromptModes()
     try session.send(signal: signal.number)
     #expect(try session.waitForExit() == .signaled(signal.number))
-    let after = try session.attributes()
-    #expect(after == session.initialAttributes, "\(after) vs \(session.initialAttributes)")
-    let screen = try session.screen()
-    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+    try session.expectTerminalRestored()
     #expect(try session.standardError() == "", "nothing on stderr, no backtrace")
     #expect(try session.standardOutput() == "")
   }
@@ -78,15 +71,12 @@ struct PromptLibraryInternalSignalTests {
     arguments: libraryInternalSignals)
   func promptGoesOn(_ number: Int32) throws {
     let session = try startPrompt()
-    try session.type("ab")
-    try session.waitForMasks(2)
+    try session.typeMasked("ab")
     try session.send(signal: number)
     try session.type("c")
     try session.waitForMasks(3)
     #expect(try session.attributes().isRaw)
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "abc\n")
+    try session.submit(expectingOutput: "abc\n")
     #expect(try session.attributes() == session.initialAttributes)
   }
 

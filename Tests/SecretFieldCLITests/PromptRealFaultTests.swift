@@ -26,19 +26,22 @@ private func startFaultingPrompt(
   _ fault: TestHook.Fault, in directory: TemporaryDirectory,
   environment: [String: String] = [:]
 ) throws -> TerminalSession {
-  var options = TerminalSession.Options()
+  var options = coreDumpOptions(in: directory)
   options.environment = environment.merging([TestHook.faultVariable: fault.rawValue]) { $1 }
+  let session = try startPrompt(options: options)
+  try session.typeMasked("ab")
+  // The control of the modes check: raw mode and the reports are on now.
+  try session.expectPromptModes()
+  return session
+}
+
+/// Options for a program that may dump core, in `directory`, where the
+/// tests look for the core.
+private func coreDumpOptions(in directory: TemporaryDirectory) -> TerminalSession.Options {
+  var options = TerminalSession.Options()
   options.workingDirectory = directory.path
   options.allowsCoreDumps = true
-  let session = try startPrompt(options: options)
-  try session.type("ab")
-  try session.waitForMasks(2)
-  // The control of the modes check: raw mode and the reports are on now.
-  let during = try session.attributes()
-  #expect(during.isRaw && during != session.initialAttributes, "\(during)")
-  let screen = try session.screen()
-  #expect(screen.bracketedPaste && screen.focusReporting)
-  return session
+  return options
 }
 
 /// Types more after the two masks of ``startFaultingPrompt(_:in:environment:)``
@@ -67,10 +70,7 @@ struct PromptRealFaultTests {
     let session = try startFaultingPrompt(fault, in: directory)
     try session.send(signal: TestHook.faultTrigger)
     #expect(try session.waitForExit() == .signaled(fault.signal))
-    let after = try session.attributes()
-    #expect(after == session.initialAttributes, "\(after) vs \(session.initialAttributes)")
-    let screen = try session.screen()
-    #expect(!screen.bracketedPaste && !screen.focusReporting, "\(screen)")
+    try session.expectTerminalRestored()
     #expect(try session.standardError() == "", "nothing on stderr: no backtrace, no memory")
     #expect(try session.standardOutput() == "")
     #expect(!session.dumpedCore)
@@ -131,9 +131,7 @@ struct PromptRealFaultTests {
   @Test("control: a program that does not forbid core dumps leaves one, and the checks see it")
   func coreDumpIsSeen() throws {
     let directory = try TemporaryDirectory()
-    var options = TerminalSession.Options()
-    options.workingDirectory = directory.path
-    options.allowsCoreDumps = true
+    let options = coreDumpOptions(in: directory)
     let session = try TerminalSession(
       executable: "/usr/bin/python3", arguments: ["-c", "import os; os.abort()"],
       options: options)
@@ -145,9 +143,7 @@ struct PromptRealFaultTests {
   @Test("the askpass too: a stack overflow restores the terminal and prints nothing")
   func askpassStackOverflow() throws {
     let directory = try TemporaryDirectory()
-    var options = TerminalSession.Options()
-    options.workingDirectory = directory.path
-    options.allowsCoreDumps = true
+    let options = coreDumpOptions(in: directory)
     let session = try startAskpass(
       ["Passphrase:"], environment: [TestHook.faultVariable: TestHook.Fault.stackOverflow.rawValue],
       waitingFor: "Passphrase:", options: options)

@@ -45,9 +45,7 @@ struct PromptRevealTests {
     var options = TerminalSession.Options()
     options.rows = 4
     let session = try startPrompt(["--confirm", "--allow-weak"], options: options)
-    try session.type(Key.tab)
-    try session.type("hunter2")
-    try session.waitForText("Password: hunter2")
+    try session.typeRevealed("hunter2")
     try session.type(Key.enter)
     try session.waitForText("Again:")
     try session.type("hunter2")
@@ -70,9 +68,7 @@ struct PromptRevealTests {
     let screen = try session.waitForMasks(8)
     #expect(!screen.contains("hunter2"))
     #expect(screen.shows("Enter OK · Esc cancel") && !screen.shows("Tab show"))
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "hunter2!\n")
+    try session.submit(expectingOutput: "hunter2!\n")
   }
 
   @Test("revealed wide characters take their columns; the caret lands after them")
@@ -86,8 +82,6 @@ struct PromptRevealTests {
     try session.type(Key.left)
     try session.type(Key.left)
     try session.waitForScreen("the caret after 日") { $0.cursorColumn == 12 }
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "日本a\n")
+    try session.submit(expectingOutput: "日本a\n")
   }
 }

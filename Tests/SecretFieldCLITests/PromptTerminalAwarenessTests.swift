@@ -92,11 +92,7 @@ struct PromptTerminalAwarenessTests {
     try session.waitForPushedFlags()
     try session.type(KittyKey.aWithCapsLock)
     try session.waitForText("Caps Lock is on")
-    switch ending.action {
-    case .key(let key): try session.type(key)
-    case .signal(let number): try session.send(signal: number)
-    case .wait: break
-    }
+    try session.end(by: ending.action)
     #expect(try session.waitForExit() == ending.status)
     let after = try session.screen()
     #expect(after.keyboardFlags == [], "\(after.keyboardLog)")
@@ -134,9 +130,7 @@ struct PromptTerminalAwarenessTests {
     try session.type("a")
     try session.type("b")
     try session.waitForMasks(2)
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "ab\n")
+    try session.submit(expectingOutput: "ab\n")
     let after = try session.screen()
     #expect(after.keyboardLog == ["?"], "asked, never pushed: \(after.keyboardLog)")
     #expect(!after.contains("Caps Lock is on"))
@@ -153,9 +147,7 @@ struct PromptTerminalAwarenessTests {
     try session.type(Key.csi + "?62;22c")
     try session.type("y")
     try session.waitForMasks(2)
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "xy\n")
+    try session.submit(expectingOutput: "xy\n")
   }
 
   // MARK: Focus
@@ -175,36 +167,27 @@ struct PromptTerminalAwarenessTests {
     try session.type("!")
     let back = try session.waitForMasks(8)
     #expect(!back.contains("hunter2"))
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "hunter2!\n")
+    try session.submit(expectingOutput: "hunter2!\n")
   }
 
   // MARK: Recording
 
   @Test("ASCIINEMA_REC=1 in the session leader's environment only: Tab is refused, with why")
   func recordingRefusesReveal() throws {
-    var options = TerminalSession.Options()
-    options.sessionLeaderEnvironment = ["ASCIINEMA_REC": "1"]
-    let session = try startPrompt(options: options)
-    try session.type("hunter2")
-    try session.waitForMasks(7)
+    let session = try startPrompt(sessionLeaderEnvironment: ["ASCIINEMA_REC": "1"])
+    try session.typeMasked("hunter2")
     try session.type(Key.tab)
     let refused = try session.waitForText(
       "asciinema is recording this terminal, so the password can't be shown.")
     #expect(!refused.contains("hunter2"))
     #expect(refused.shows("Password: •••••••"))
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "hunter2\n")
+    try session.submit(expectingOutput: "hunter2\n")
     #expect(!(try session.screen().contains("hunter2")))
   }
 
   @Test("control: the same session without ASCIINEMA_REC reveals on Tab")
   func withoutRecordingRevealWorks() throws {
-    var options = TerminalSession.Options()
-    options.sessionLeaderEnvironment = ["NOT_A_RECORDER": "1"]
-    let session = try startPrompt(options: options)
+    let session = try startPrompt(sessionLeaderEnvironment: ["NOT_A_RECORDER": "1"])
     try session.type("hunter2")
     try session.type(Key.tab)
     let revealed = try session.waitForText("Password: hunter2")

@@ -52,58 +52,30 @@ struct PromptTerminalStateTests {
   func restored(_ ending: Ending) throws {
     let session = try startPrompt(ending.arguments)
     if !ending.typed.isEmpty {
-      try session.type(ending.typed)
-      try session.waitForMasks(ending.typed.count)
+      try session.typeMasked(ending.typed)
     }
     // The control: while prompting the modes differ, so the comparison after
     // can fail.
-    let during = try session.attributes()
-    #expect(during.isRaw && during != session.initialAttributes, "\(during)")
-    let duringScreen = try session.screen()
-    #expect(duringScreen.bracketedPaste && duringScreen.focusReporting)
-    switch ending.action {
-    case .key(let key): try session.type(key)
-    case .signal(let number): try session.send(signal: number)
-    case .wait: break
-    }
+    try session.expectPromptModes()
+    try session.end(by: ending.action)
     #expect(try session.waitForExit() == ending.status)
-    let after = try session.attributes()
-    #expect(after == session.initialAttributes, "\(after) vs \(session.initialAttributes)")
+    try session.expectTerminalRestored()
     let screen = try session.screen()
-    #expect(!screen.bracketedPaste && !screen.focusReporting)
     #expect(!screen.shows("Tab show"), "the hint line is erased: \(screen)")
     #expect(try session.standardOutput() == ending.output)
   }
 
   @Test("SIGTSTP stops with the termios restored; SIGCONT brings the prompt back, text kept")
   func stopAndContinue() throws {
-    let session = try startPrompt()
-    try session.type("ab")
-    try session.waitForMasks(2)
-    try session.send(signal: SIGTSTP)
-    #expect(try session.waitForStatus() == .stopped(SIGTSTP))
+    let session = try Self.startStopped(by: SIGTSTP)
     let stopped = try session.attributes()
     #expect(stopped == session.initialAttributes, "\(stopped) vs \(session.initialAttributes)")
-    try session.send(signal: SIGCONT)
-    #expect(try session.waitForStatus() == .continued)
-    try session.waitForScreen("the prompt drawn again below") { screen in
-      screen.lines.filter { $0 == "Password: ••" }.count == 2
-    }
-    #expect(try session.attributes().isRaw)
-    try session.type("cd")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.attributes() == session.initialAttributes)
-    #expect(try session.standardOutput() == "abcd\n")
+    try continueAndFinish(session)
   }
 
   @Test("continued in the background (bg), it stops the job by SIGTTOU; fg brings it back")
   func continuedInBackground() throws {
-    let session = try startPrompt()
-    try session.type("ab")
-    try session.waitForMasks(2)
-    try session.send(signal: SIGTSTP)
-    #expect(try session.waitForStatus() == .stopped(SIGTSTP))
+    let session = try Self.startStopped(by: SIGTSTP)
     // bg: the shell keeps the terminal and continues the job.
     try session.takeTerminal()
     try session.send(signal: SIGCONT)
@@ -114,80 +86,49 @@ struct PromptTerminalStateTests {
     #expect(try session.attributes() == session.initialAttributes)
     // fg: the terminal back, and SIGCONT since the job is stopped.
     try session.giveTerminal()
-    try session.send(signal: SIGCONT)
-    #expect(try session.waitForStatus() == .continued)
-    try session.waitForScreen("the prompt drawn again") { screen in
-      screen.lines.filter { $0 == "Password: ••" }.count == 2
-    }
-    try session.type("cd")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.attributes() == session.initialAttributes)
-    #expect(try session.standardOutput() == "abcd\n")
+    try continueAndFinish(session)
   }
 
   @Test("^Z suspends as the terminal's suspend key would, and the text survives")
   func suspendKey() throws {
     let session = try startPrompt()
-    try session.type(Key.tab)
-    try session.type("ab")
-    try session.waitForText("Password: ab")
+    try session.typeRevealed("ab")
     try session.type(Key.controlZ)
     #expect(try session.waitForStatus() == .stopped(SIGTSTP))
     #expect(try session.attributes() == session.initialAttributes)
     #expect(!(try session.screen().contains("Password: ab")), "masked before stopping")
-    try session.send(signal: SIGCONT)
-    #expect(try session.waitForStatus() == .continued)
-    try session.waitForScreen("the prompt drawn again") { screen in
+    try session.continueJob { screen in
       screen.lines.filter { $0.hasPrefix("Password:") }.count == 2
     }
     try session.type("c")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "abc\n")
+    try session.submit(expectingOutput: "abc\n")
   }
 
   @Test("a key typed while stopped by SIGSTOP, the modes left raw, is kept after SIGCONT")
   func keyTypedAcrossUncatchableStop() throws {
-    let session = try startPrompt()
-    try session.type("ab")
-    try session.waitForMasks(2)
-    try session.send(signal: SIGSTOP)
-    #expect(try session.waitForStatus() == .stopped(SIGSTOP))
+    let session = try Self.startStopped(by: SIGSTOP)
     // Typed while raw mode is still on, so nothing echoed it: the key waits in
     // the terminal's queue, and the prompt sees it together with the SIGCONT.
     try session.type("c")
-    try session.send(signal: SIGCONT)
-    #expect(try session.waitForStatus() == .continued)
-    try session.waitForScreen("the prompt drawn again") { screen in
+    try session.continueJob { screen in
       screen.transcript.ranges(of: "Password: ").count == 2
     }
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "abc\n")
+    try session.submit(expectingOutput: "abc\n")
   }
 
   @Test("control: a key the shell's modes echoed while stopped by SIGSTOP is dropped")
   func echoedKeyAcrossUncatchableStop() throws {
-    let session = try startPrompt()
-    try session.type("ab")
-    try session.waitForMasks(2)
-    try session.send(signal: SIGSTOP)
-    #expect(try session.waitForStatus() == .stopped(SIGSTOP))
+    let session = try Self.startStopped(by: SIGSTOP)
     // As a shell does for a stopped job: its own modes back, so "x" is echoed.
     try session.setAttributes(session.initialAttributes)
     try session.type("x")
     try session.waitForText("Password: ••x")
-    try session.send(signal: SIGCONT)
-    #expect(try session.waitForStatus() == .continued)
-    try session.waitForScreen("the prompt drawn again") { screen in
+    try session.continueJob { screen in
       screen.transcript.ranges(of: "Password: ").count == 2
     }
     #expect(try session.attributes().isRaw)
     try session.type("c")
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == "abc\n")
+    try session.submit(expectingOutput: "abc\n")
   }
 
   @Test("a resize lays the line out again for the new width")
@@ -199,8 +140,27 @@ struct PromptTerminalStateTests {
     try session.waitForScreen("the line within 30 columns") { screen in
       screen.lines.contains { $0 == "Password: " + String(repeating: "•", count: 19) }
     }
-    try session.type(Key.enter)
-    #expect(try session.waitForExit() == .exited(0))
-    #expect(try session.standardOutput() == String(repeating: "a", count: 40) + "\n")
+    try session.submit(expectingOutput: String(repeating: "a", count: 40) + "\n")
+  }
+
+  /// A prompt with "ab" typed, then stopped by `signal`.
+  private static func startStopped(by signal: Int32) throws -> TerminalSession {
+    let session = try startPrompt()
+    try session.typeMasked("ab")
+    try session.stop(by: signal)
+    return session
+  }
+
+  /// Continues a prompt stopped with "ab" typed, checks that it is drawn
+  /// again in raw mode, then finishes the entry and checks that the terminal
+  /// is restored after it.
+  private func continueAndFinish(_ session: TerminalSession) throws {
+    try session.continueJob { screen in
+      screen.lines.filter { $0 == "Password: ••" }.count == 2
+    }
+    #expect(try session.attributes().isRaw)
+    try session.type("cd")
+    try session.submit(expectingOutput: "abcd\n")
+    #expect(try session.attributes() == session.initialAttributes)
   }
 }

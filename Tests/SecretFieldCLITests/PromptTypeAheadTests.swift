@@ -60,8 +60,7 @@ struct PromptTypeAheadTests {
       // interrupt, which flushes what the terminal has not taken in yet.
       let key = run % 2 == 0 ? "\u{03}" : "x"
       let session = try startPrompt()
-      try session.type("abc")
-      try session.waitForMasks(3)
+      try session.typeMasked("abc")
       try session.type(Key.enter)
       let writes = try session.typeUntilExit(Array(key.utf8))
       // A ^C that came once the prompt had ended, and before the tool did,

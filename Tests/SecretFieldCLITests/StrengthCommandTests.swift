@@ -35,10 +35,7 @@ struct StrengthCommandTests {
       (["--password-from", "nope:x"], "--password-from"),
     ])
   func usageErrors(_ arguments: [String], _ message: String) throws {
-    let run = try runTool(["strength"] + arguments)
-    #expect(run.status == 2, "\(run.error)")
-    #expect(run.output == "")
-    #expect(run.error.contains(message), "\(run.error)")
+    try expectUsageError(["strength"] + arguments, mentioning: message)
   }
 
   @Test("accepted: exit 0 and the estimate; refused: exit 1 and a reason per rule")
@@ -149,11 +146,8 @@ struct StrengthCommandTests {
 
   @Test("standard output closed before the verdict: exit 1 and a message, not SIGPIPE")
   func closedOutput() throws {
-    let run = try runTool(
-      ["strength", "--password-from", "env:SF_PW"], environment: ["SF_PW": "password"],
-      closedOutput: true)
-    #expect(run.status == 1, "not killed by SIGPIPE (141): \(run.status)")
-    #expect(run.error.contains("standard output was closed"), "\(run.error)")
+    try expectClosedOutputSaid(
+      ["strength", "--password-from", "env:SF_PW"], environment: ["SF_PW": "password"])
   }
 
   @Test("every option of the help is in the man page and in each completion")

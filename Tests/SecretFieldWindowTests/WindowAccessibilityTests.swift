@@ -20,7 +20,7 @@ struct WindowAccessibilityTests {
   func fieldIsNamedNotRead(_ revealed: Bool) throws {
     let display = try TestDisplay()
     let nodes = try Self.accessibleNodes(
-      display: display, title: "secretfield-askpass",
+      display: display, title: askpassTitle,
       keys: ["type:" + Self.password] + (revealed ? ["Tab"] : []),
       waitForFrame: "cells=\(Self.password.count) revealed=\(revealed ? Self.password.count : 0)",
       program: [WindowTestEnvironment.windowProgram, "askpass", "Passphrase for key:"])

@@ -12,31 +12,38 @@ import Testing
     if: WindowTestEnvironment.isAvailable,
     "needs the window program and Xvfb, xdotool, xdpyinfo, import and convert"))
 struct WindowAskpassTests {
-  static let title = "secretfield-askpass"
+  static let title = askpassTitle
+
+  /// Runs `secretfield-askpass Password:` on `display` with no terminal and
+  /// `SECRETFIELD_ASKPASS_FRONTEND=frontEnd`, and expects exit 1 with nothing
+  /// written and a message saying each of `reasons`.
+  static func refusedFrontEnd(
+    _ frontEnd: String, on display: TestDisplay, saying reasons: String...,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let askpass = try startWindow(
+      ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
+      environment: ["SECRETFIELD_ASKPASS_FRONTEND": frontEnd])
+    try askpass.finish(expectingStatus: 1, sayingAll: reasons, sourceLocation: sourceLocation)
+  }
 
   @Test(
     "typing then Enter writes the typed text and a newline, exit 0",
     arguments: DisplayKind.available)
   func typingThenEnter(_ kind: DisplayKind) throws {
-    let display = try TestDisplay(kind)
-    let window = try openWindow(
-      ["askpass", "Passphrase for key:"], display: display, title: Self.title)
-    try display.type("hunter2 é")
-    try display.submit(window, expecting: "hunter2 é\n")
+    try TestDisplay(kind).answerAskpass(
+      ["Passphrase for key:"], typing: [.text("hunter2 é")], expecting: "hunter2 é\n")
   }
 
   @Test(
     "editing in the middle: Left Left BackSpace, then typing, lands at the caret",
     arguments: DisplayKind.available)
   func editingInTheMiddle(_ kind: DisplayKind) throws {
-    let display = try TestDisplay(kind)
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
-    try display.type("hunter2")
-    try display.key("Left", "Left", "BackSpace")
-    try display.type("X")
-    try display.key("Home", "Delete", "End", "BackSpace")
-    try display.type("9")
-    try display.submit(window, expecting: "untXr9\n")
+    try TestDisplay(kind).answerAskpass(
+      typing: [
+        .text("hunter2"), .keys(["Left", "Left", "BackSpace"]), .text("X"),
+        .keys(["Home", "Delete", "End", "BackSpace"]), .text("9"),
+      ], expecting: "untXr9\n")
   }
 
   @Test(
@@ -44,33 +51,28 @@ struct WindowAskpassTests {
   )
   func escapeCancels(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try openWindow(["askpass", "Password:"], display: display, title: Self.title)
+    let window = try display.openAskpass(["Password:"])
     try display.type("secret")
     try display.key("Escape")
-    let run = try window.finish(expectingStatus: 1, output: "")
-    #expect(run.error.contains("cancelled (Esc)"), "\(run.error)")
+    try window.finish(expectingStatus: 1, saying: "cancelled (Esc)")
   }
 
   @Test(
     "copy, cut and paste keys change nothing; the clipboard is not read",
     arguments: DisplayKind.available)
   func clipboardKeysRefused(_ kind: DisplayKind) throws {
-    let display = try TestDisplay(kind)
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
-    try display.type("abc")
-    try display.key("ctrl+a", "ctrl+c", "ctrl+x", "ctrl+v", "End")
-    try display.type("d")
-    try display.submit(window, expecting: "abcd\n")
+    try TestDisplay(kind).answerAskpass(
+      typing: [.text("abc"), .keys(["ctrl+a", "ctrl+c", "ctrl+x", "ctrl+v", "End"]), .text("d")],
+      expecting: "abcd\n")
   }
 
   @Test("every cut key keeps the text: Ctrl+A then Shift+Delete empties nothing")
   func everyCutKeyRefused() throws {
-    let display = try TestDisplay()
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
-    try display.type("abc")
-    try display.key("ctrl+a", "shift+Delete", "ctrl+Insert", "shift+Insert", "End")
-    try display.type("d")
-    try display.submit(window, expecting: "abcd\n")
+    try TestDisplay().answerAskpass(
+      typing: [
+        .text("abc"), .keys(["ctrl+a", "shift+Delete", "ctrl+Insert", "shift+Insert", "End"]),
+        .text("d"),
+      ], expecting: "abcd\n")
   }
 
   @Test(
@@ -81,8 +83,7 @@ struct WindowAskpassTests {
     // Nothing is waited for but the exit: a dialog that times out may be
     // gone before a busy machine lets a test find it.
     let window = try startWindow(["askpass", "--timeout", "1.5", "Password:"], display: display)
-    let run = try window.finish(expectingStatus: 124, output: "")
-    #expect(run.error.contains("timed out"), "\(run.error)")
+    try window.finish(expectingStatus: 124, saying: "timed out")
   }
 
   @Test(
@@ -133,9 +134,7 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func terminalAskpassOpensTheWindow(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try openWindow(
-      ["Enter passphrase for /tmp/k:"], program: WindowTestEnvironment.askpassProgram,
-      display: display, title: Self.title)
+    let window = try display.openTerminalAskpass("Enter passphrase for /tmp/k:")
     try display.type("correct horse")
     try display.submit(window, expecting: "correct horse\n")
   }
@@ -145,9 +144,8 @@ struct WindowAskpassTests {
     arguments: DisplayKind.available)
   func noticeInTheWindow(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let askpass = try openWindow(
-      ["Confirm user presence for key ED25519-SK"], program: WindowTestEnvironment.askpassProgram,
-      display: display, environment: ["SSH_ASKPASS_PROMPT": "none"], title: Self.title)
+    let askpass = try display.openTerminalAskpass(
+      "Confirm user presence for key ED25519-SK", environment: ["SSH_ASKPASS_PROMPT": "none"])
     try display.waitForFrame("the notice") {
       $0.processID == Int(askpass.processID) && $0.kind == "message"
     }
@@ -158,23 +156,14 @@ struct WindowAskpassTests {
 
   @Test("SECRETFIELD_ASKPASS_FRONTEND=terminal keeps the terminal: no terminal, exit 1")
   func terminalForced() throws {
-    let display = try TestDisplay()
-    let askpass = try startWindow(
-      ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
-      environment: ["SECRETFIELD_ASKPASS_FRONTEND": "terminal"])
-    let run = try askpass.finish(expectingStatus: 1, output: "")
-    #expect(run.error.contains("terminal"), "\(run.error)")
+    try Self.refusedFrontEnd("terminal", on: TestDisplay(), saying: "terminal")
   }
 
   @Test("an unknown SECRETFIELD_ASKPASS_FRONTEND is refused with a message naming it; no window")
   func unknownFrontEndRefused() throws {
     let display = try TestDisplay()
-    let askpass = try startWindow(
-      ["Password:"], program: WindowTestEnvironment.askpassProgram, display: display,
-      environment: ["SECRETFIELD_ASKPASS_FRONTEND": "windw"])
-    let run = try askpass.finish(expectingStatus: 1, output: "")
-    #expect(run.error.contains("SECRETFIELD_ASKPASS_FRONTEND=windw"), "\(run.error)")
-    #expect(run.error.contains("terminal or window"), "\(run.error)")
+    try Self.refusedFrontEnd(
+      "windw", on: display, saying: "SECRETFIELD_ASKPASS_FRONTEND=windw", "terminal or window")
     #expect(display.frames.all().isEmpty, "no window was opened")
   }
 }

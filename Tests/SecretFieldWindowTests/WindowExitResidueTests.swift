@@ -30,9 +30,7 @@ struct WindowExitResidueTests {
   func nothingLeftAfterSubmit(_ shown: Shown, _ memory: WindowResidueTests.FieldMemory) throws {
     let counter = try MarkerCounter()
     let display = try TestDisplay()
-    let window = try openWindow(
-      ["askpass"], display: display, environment: memory.environment,
-      title: WindowAskpassTests.title)
+    let window = try display.openAskpass(environment: memory.environment)
     let password = try counter.absentPassword(in: window.processID)
     try display.type(password)
     try display.waitForFrame("24 masks") { $0.cells == 24 }

@@ -28,6 +28,18 @@ struct WindowGpgRepeatTests {
     return (gpg, encrypted)
   }
 
+  /// A display of the test's own, a GnuPG home whose agent asks on it, and
+  /// ``startEncryption(home:display:)`` there.
+  func startEncryptionOnNewDisplay() throws -> (
+    display: TestDisplay, home: WindowGnuPGHome, gpg: TestProcess, encrypted: String
+  ) {
+    let display = try TestDisplay()
+    let home = try WindowGnuPGHome()
+    try home.startAgent(display: display)
+    let (gpg, encrypted) = try startEncryption(home: home, display: display)
+    return (display, home, gpg, encrypted)
+  }
+
   /// `gpg -d` of `path` with `passphrase` given on the command line (loopback),
   /// the agent's cache of symmetric passphrases not used.
   func decrypt(_ path: String, passphrase: String, home: WindowGnuPGHome) throws -> ProgramRun {
@@ -50,10 +62,7 @@ struct WindowGpgRepeatTests {
 
   @Test("typed, then repeated: gpg encrypts with it, and the file decrypts with it alone")
   func passphraseAndRepetition() throws {
-    let display = try TestDisplay()
-    let home = try WindowGnuPGHome()
-    try home.startAgent(display: display)
-    let (gpg, encrypted) = try startEncryption(home: home, display: display)
+    let (display, home, gpg, encrypted) = try startEncryptionOnNewDisplay()
     var seen = try answer("Tr0ub4dor&3 horse", display: display, after: [])
     seen = try answer("Tr0ub4dor&3 horse", display: display, after: seen)
     let run = try gpg.finish()
@@ -67,10 +76,7 @@ struct WindowGpgRepeatTests {
 
   @Test("control: a repetition that differs is refused; asked again, the new pair is used")
   func mismatchAsksAgain() throws {
-    let display = try TestDisplay()
-    let home = try WindowGnuPGHome()
-    try home.startAgent(display: display)
-    let (gpg, encrypted) = try startEncryption(home: home, display: display)
+    let (display, home, gpg, encrypted) = try startEncryptionOnNewDisplay()
     var seen = try answer("Tr0ub4dor&3 horse", display: display, after: [])
     seen = try answer("Tr0ub4dor&3 house", display: display, after: seen)
     seen = try answer("st4ple battery 9", display: display, after: seen)

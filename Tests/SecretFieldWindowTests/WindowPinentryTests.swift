@@ -25,6 +25,16 @@ struct WindowPinentryTests {
   }
 
   /// The response lines after the greeting and the `OPTION display`'s `OK`.
+  /// Waits for `pinentry`'s exit, expects status 0 and returns its
+  /// responses (``responses(_:)``).
+  func finishAnswering(
+    _ pinentry: TestProcess, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [String] {
+    let run = try pinentry.finish()
+    #expect(run.status == 0, "\(run.error)", sourceLocation: sourceLocation)
+    return responses(run)
+  }
+
   func responses(_ run: ProgramRun) -> [String] {
     let lines = run.output.split(separator: "\n").map(String.init)
     #expect(lines.prefix(2) == ["OK Pleased to meet you", "OK"], "\(run.output)")
@@ -43,9 +53,10 @@ struct WindowPinentryTests {
     try display.focusWindow(named: Self.title)
     try display.type("hunter2 é%")
     try display.key("Return")
-    let run = try pinentry.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(responses(run) == ["OK", "OK", "D hunter2 é%25", "OK", "OK closing connection"])
+    #expect(
+      try finishAnswering(pinentry) == [
+        "OK", "OK", "D hunter2 é%25", "OK", "OK closing connection",
+      ])
   }
 
   @Test("GETPIN: SETTITLE names the window; Esc answers the cancel error")
@@ -56,9 +67,8 @@ struct WindowPinentryTests {
     try display.focusWindow(named: "Unlock the key")
     try display.type("secret")
     try display.key("Escape")
-    let run = try pinentry.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(responses(run) == ["OK", Self.cancelled, "OK closing connection"])
+    #expect(
+      try finishAnswering(pinentry) == ["OK", Self.cancelled, "OK closing connection"])
   }
 
   @Test("the client going away (its end of the answers closed) closes the window; no hang")
@@ -84,9 +94,10 @@ struct WindowPinentryTests {
       try display.type("twice")
       try display.key("Return")
     }
-    let run = try pinentry.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(responses(run) == ["OK", "S PIN_REPEATED", "D twice", "OK", "OK closing connection"])
+    #expect(
+      try finishAnswering(pinentry) == [
+        "OK", "S PIN_REPEATED", "D twice", "OK", "OK closing connection",
+      ])
   }
 
   @Test("SETQUALITYBAR: each typed character asks INQUIRE QUALITY; moving the caret does not")
@@ -103,10 +114,8 @@ struct WindowPinentryTests {
     try display.waitForFrame("the caret at the start") { $0.cells == 3 && $0.caret == 0 }
     _ = try display.screenshot(artifact: "pinentry-quality")
     try display.key("Return")
-    let run = try pinentry.finish()
-    #expect(run.status == 0, "\(run.error)")
     #expect(
-      responses(run) == [
+      try finishAnswering(pinentry) == [
         "OK", "INQUIRE QUALITY a", "INQUIRE QUALITY a+", "INQUIRE QUALITY a+b", "D a b", "OK",
         "OK closing connection",
       ])
@@ -234,10 +243,8 @@ struct WindowPinentryTests {
     try display.x11.xdotool([
       "mousemove", "--window", window, String(width / 3), String(height - 30), "click", "1",
     ])
-    let run = try pinentry.finish()
-    #expect(run.status == 0, "\(run.error)")
     #expect(
-      responses(run) == [
+      try finishAnswering(pinentry) == [
         "OK", "OK", "ERR 83886194 Not confirmed <Pinentry>", "OK closing connection",
       ])
   }
@@ -249,9 +256,8 @@ struct WindowPinentryTests {
       ["SETDESC The key was imported.", "MESSAGE"], display: display)
     try display.focusWindow(named: Self.title)
     try display.key("Return")
-    let run = try pinentry.finish()
-    #expect(run.status == 0, "\(run.error)")
-    #expect(responses(run) == ["OK", "OK", "OK closing connection"])
+    #expect(
+      try finishAnswering(pinentry) == ["OK", "OK", "OK closing connection"])
   }
 
   @Test("without a display it asks on the terminal, and answers as pinentry-secretfield does")

@@ -15,15 +15,14 @@ import Testing
     if: WindowTestEnvironment.isAvailable,
     "needs the window program and Xvfb, xdotool, xdpyinfo, import and convert"))
 struct WindowProtectionTests {
-  static let title = "secretfield-askpass"
+  static let title = askpassTitle
 
   @Test("dead keys and compose type the characters they make")
   func deadKeysAndCompose() throws {
-    let display = try TestDisplay()
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
-    try display.type("ab")
-    try display.key("dead_acute", "e", "Multi_key", "o", "e", "dead_diaeresis", "u")
-    try display.submit(window, expecting: "abéœü\n")
+    try TestDisplay().answerAskpass(
+      typing: [
+        .text("ab"), .keys(["dead_acute", "e", "Multi_key", "o", "e", "dead_diaeresis", "u"]),
+      ], expecting: "abéœü\n")
   }
 
   @Test("while the dialog is up no other client can grab the keyboard; before and after it can")
@@ -32,7 +31,7 @@ struct WindowProtectionTests {
     let grabber = try Self.grabProgram()
     // The control: the same grab, with no dialog, succeeds (GrabSuccess, 0).
     #expect(try Self.grab(grabber, on: display) == "0")
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
+    let window = try display.openAskpass()
     try display.type("ab")
     let frame = try display.waitForFrame("two masks") { $0.cells == 2 }
     #expect(frame.protection == "x11-keyboard-held", "the line says it: \(frame)")
@@ -46,7 +45,7 @@ struct WindowProtectionTests {
   @Test("the focus taken away mid-password: the rest of it still reaches the field")
   func keysFollowTheGrabNotTheFocus() throws {
     let display = try TestDisplay()
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
+    let window = try display.openAskpass()
     try display.type("hunt")
     try display.focusAway()
     try display.type("er2")
@@ -92,7 +91,7 @@ struct WindowProtectionTests {
       name: "raw-keys", source: Self.rawKeySource, packages: ["x11", "xi"])
     let reader = try TestProcess([listener.path], environment: ["DISPLAY": display.name])
     #expect(reader.waitForOutput(containing: "listening"))
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
+    let window = try display.openAskpass()
     try display.waitForFrame("the grab held") { $0.protection == "x11-keyboard-held" }
     try display.type("hunter22")
     // Eight key presses, each seen by the other client despite the grab.
@@ -116,7 +115,7 @@ struct WindowProtectionTests {
         : [
           "seat * shortcuts_inhibitor disable"
         ])
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
+    let window = try display.openAskpass()
     let expected = allowed ? "wayland-shortcuts-inhibited" : "wayland-shortcuts-not-inhibited"
     let frame = try display.waitForFrame(expected) { $0.isFocused && $0.protection == expected }
     _ = try display.screenshot(artifact: "window-wayland-\(expected)")

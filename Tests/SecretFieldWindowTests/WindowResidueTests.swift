@@ -53,18 +53,19 @@ struct WindowResidueTests {
   func askpassRevealLeavesNoCopy(_ memory: FieldMemory) throws {
     let (marker, text) = Self.typedMarker()
     let display = try TestDisplay()
-    let window = try openWindow(
-      ["askpass"], display: display, environment: memory.environment, title: "secretfield-askpass")
+    let window = try display.openAskpass(environment: memory.environment)
     try display.type(text)
-    try display.waitForFrame("24 masks") { $0.cells == 24 }
-    let typed = try ResidueScanner(processID: window.processID).scan(for: marker)
+    let typed = try display.scan(window, for: marker, after: "24 masks") {
+      $0.cells == 24
+    }
     try display.key("Tab")
     try display.waitForFrame("revealed") { $0.revealed == 24 }
     _ = try display.screenshot(artifact: "residue-revealed-\(memory.artifactSuffix)")
     let revealed = try ResidueScanner(processID: window.processID).scan(for: marker)
     try display.key("Tab")
-    try display.waitForFrame("hidden again") { $0.cells == 24 && $0.revealed == 0 }
-    let hidden = try ResidueScanner(processID: window.processID).scan(for: marker)
+    let hidden = try display.scan(window, for: marker, after: "hidden again") {
+      $0.cells == 24 && $0.revealed == 0
+    }
     try display.key("Escape")
     let run = try window.finish()
     #expect(run.status == 1)
@@ -89,13 +90,15 @@ struct WindowResidueTests {
       input: script.joined(separator: "\n") + "\n")
     let first = try display.focusNewWindow(named: WindowPinentryTests.title)
     try display.type(text)
-    try display.waitForFrame("the passphrase") { $0.dialog == 1 && $0.cells == 24 }
-    let asking = try ResidueScanner(processID: pinentry.processID).scan(for: marker)
+    let asking = try display.scan(pinentry, for: marker, after: "the passphrase") {
+      $0.dialog == 1 && $0.cells == 24
+    }
     try display.key("Return")
     try display.focusNewWindow(named: WindowPinentryTests.title, after: [first])
     try display.type(text)
-    try display.waitForFrame("the repetition") { $0.dialog == 2 && $0.cells == 24 }
-    let repeating = try ResidueScanner(processID: pinentry.processID).scan(for: marker)
+    let repeating = try display.scan(pinentry, for: marker, after: "the repetition") {
+      $0.dialog == 2 && $0.cells == 24
+    }
     try display.key("Return")
     let run = try pinentry.finish()
     #expect(run.status == 0, "\(run.error)")
@@ -120,8 +123,9 @@ struct WindowResidueTests {
     try display.type("alice")
     try display.key("Return")
     try display.type(text)
-    try display.waitForFrame("the password") { $0.focus == "password" && $0.cells == 24 }
-    let asking = try ResidueScanner(processID: helper.processID).scan(for: marker)
+    let asking = try display.scan(helper, for: marker, after: "the password") {
+      $0.focus == "password" && $0.cells == 24
+    }
     try display.submit(helper, expecting: "username=alice\npassword=\(text)\n\n")
     #expect(asking.copies == memory.expectedCopies, "\(asking)")
     print("window-residue: credential \(memory.artifactSuffix): asking \(asking.copies)")
@@ -157,7 +161,7 @@ struct WindowResidueTests {
     }
     let filler = try program.fillOutput()
     try display.focusWindow(
-      named: writer == .askpass ? "secretfield-askpass" : WindowPinentryTests.title)
+      named: writer == .askpass ? askpassTitle : WindowPinentryTests.title)
     try display.type(text)
     try display.waitForFrame("24 masks") { $0.cells == 24 }
     try display.key("Return")
@@ -268,4 +272,16 @@ struct WindowResidueTests {
       return 0;
     }
     """
+}
+
+extension TestDisplay {
+  /// Waits for the next frame `condition` holds for, then scans `window`'s
+  /// memory for `marker`.
+  fileprivate func scan(
+    _ window: TestProcess, for marker: Marker, after what: String,
+    where condition: (Frame) -> Bool
+  ) throws -> ResidueScanner.Report {
+    try waitForFrame(what, where: condition)
+    return try ResidueScanner(processID: window.processID).scan(for: marker)
+  }
 }

@@ -9,14 +9,14 @@ import Testing
     if: WindowTestEnvironment.isAvailable,
     "needs the window program and Xvfb, xdotool, xdpyinfo, import and convert"))
 struct WindowRevealTests {
-  static let title = "secretfield-askpass"
+  static let title = askpassTitle
 
   @Test(
     "Tab reveals and hides; the caret stays where it was; edits land there",
     arguments: DisplayKind.available)
   func revealKeepsTheCaret(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
+    let window = try display.openAskpass()
     try display.type("hunter2")
     try display.key("Left", "Tab")
     let revealed = try display.waitForFrame("the text revealed") { $0.revealed == 7 }
@@ -63,7 +63,7 @@ struct WindowRevealTests {
   @Test("Caps Lock on shows a hint; off again, the window is as it was")
   func capsLockHint() throws {
     let display = try TestDisplay()
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
+    let window = try display.openAskpass()
     try display.type("abc")
     try display.waitForFrame("three masks") { $0.cells == 3 && !$0.showsCapsLock }
     let before = try display.screenshot(artifact: "caps-lock-off")
@@ -84,7 +84,7 @@ struct WindowRevealTests {
     arguments: DisplayKind.available)
   func focusLossRemasks(_ kind: DisplayKind) throws {
     let display = try TestDisplay(kind)
-    let window = try openWindow(["askpass"], display: display, title: Self.title)
+    let window = try display.openAskpass()
     try display.type("hunter2")
     try display.waitForFrame("seven masks") { $0.cells == 7 && $0.isFocused }
     let masked = try display.screenshot(artifact: "focus-masked")

@@ -20,7 +20,7 @@ let screencastTestsAreAvailable =
     if: screencastTestsAreAvailable,
     "needs the window tests' programs, and pipewire, pipewire-bin and SPA's video test source"))
 struct WindowScreencastTests {
-  static let title = "secretfield-askpass"
+  static let title = askpassTitle
 
   @Test("a portal stream: reveal is refused while it exists, and shows once it is gone")
   func screencastRefusesReveal() throws {

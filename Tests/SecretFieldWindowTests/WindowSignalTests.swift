@@ -16,8 +16,7 @@ struct WindowSignalTests {
   @Test("each signal, sent while the dialog asks", arguments: signals)
   func endsBySignal(_ signal: Int32) throws {
     let display = try TestDisplay()
-    let window = try openWindow(
-      ["askpass", "Password:"], display: display, title: "secretfield-askpass")
+    let window = try display.openAskpass(["Password:"])
     try display.type("hunter2")
     try display.waitForFrame("seven masks") { $0.cells == 7 }
     kill(window.processID, signal)
@@ -37,10 +36,9 @@ struct WindowSignalTests {
       let report = "/tmp/sf-backtrace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
       defer { unlink(report) }
       let display = try TestDisplay()
-      let window = try openWindow(
-        ["askpass", "Password:"], display: display,
-        environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,output-to=\(report)"],
-        title: "secretfield-askpass")
+      let window = try display.openAskpass(
+        ["Password:"],
+        environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no,output-to=\(report)"])
       kill(window.processID, SIGSEGV)
       #expect(window.waitForError(containing: "swift-runtime"))
       window.signal(SIGKILL)

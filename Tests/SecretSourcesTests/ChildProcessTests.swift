@@ -7,16 +7,33 @@ import SecretSources
 
 @Suite("ChildProcess: a secret on a child's standard input")
 struct ChildProcessTests {
+  /// `cat` writing its standard input to a file in a directory of the
+  /// test's own.
+  struct CatToFile {
+    let directory: SourceDirectory
+    let command: [String]
+
+    init() throws {
+      directory = try SourceDirectory()
+      command = ["sh", "-c", "cat > '\(directory.path)/out'"]
+    }
+
+    /// What the last `cat` wrote.
+    func output() throws -> String {
+      try String(contentsOfFile: directory.path + "/out", encoding: .utf8)
+    }
+  }
+
   @Test("the child reads exactly the secret (and the newline when asked); its status comes back")
   func handsOver() throws {
-    let directory = try SourceDirectory()
-    let out = directory.path + "/out"
+    let cat = try CatToFile()
     let secret = try secureText("child pw")
-    let cat = ["sh", "-c", "cat > '\(out)'"]
-    #expect(try ChildProcess.run(cat, standardInput: secret) == .exited(0))
-    #expect(try String(contentsOfFile: out, encoding: .utf8) == "child pw")
-    #expect(try ChildProcess.run(cat, standardInput: secret, appendingNewline: true) == .exited(0))
-    #expect(try String(contentsOfFile: out, encoding: .utf8) == "child pw\n")
+    #expect(try ChildProcess.run(cat.command, standardInput: secret) == .exited(0))
+    #expect(try cat.output() == "child pw")
+    #expect(
+      try ChildProcess.run(cat.command, standardInput: secret, appendingNewline: true)
+        == .exited(0))
+    #expect(try cat.output() == "child pw\n")
     #expect(
       try ChildProcess.run(["sh", "-c", "cat >/dev/null; exit 7"], standardInput: secret)
         == .exited(7))
@@ -27,16 +44,14 @@ struct ChildProcessTests {
 
   @Test("a range hands the child that part of the buffer alone")
   func handsOverAPart() throws {
-    let directory = try SourceDirectory()
-    let out = directory.path + "/out"
+    let cat = try CatToFile()
     let vault = try secureText("alice:s3cret;bob:hunter2")
-    let cat = ["sh", "-c", "cat > '\(out)'"]
-    #expect(try ChildProcess.run(cat, standardInput: vault, range: 17..<24) == .exited(0))
-    #expect(try String(contentsOfFile: out, encoding: .utf8) == "hunter2")
+    #expect(try ChildProcess.run(cat.command, standardInput: vault, range: 17..<24) == .exited(0))
+    #expect(try cat.output() == "hunter2")
     #expect(
-      try ChildProcess.run(cat, standardInput: vault, range: 6..<12, appendingNewline: true)
-        == .exited(0))
-    #expect(try String(contentsOfFile: out, encoding: .utf8) == "s3cret\n")
+      try ChildProcess.run(
+        cat.command, standardInput: vault, range: 6..<12, appendingNewline: true) == .exited(0))
+    #expect(try cat.output() == "s3cret\n")
   }
 
   @Test("a program that is not there: notStarted, naming it")

@@ -31,6 +31,20 @@ func converse(
   try converse(bytes: Array(input.utf8), interface: interface)
 }
 
+/// Runs `input` against `interface`, whose user cancels fully (Ctrl-C),
+/// and expects the one fully-cancelled error and the session's end there:
+/// nothing after it is read.
+func expectFullyCancelled(
+  _ input: String, interface: ScriptedInterface,
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  let talk = try converse(input, interface: interface)
+  #expect(
+    talk.responses == ["ERR 83886278 Operation fully cancelled <Pinentry>"],
+    sourceLocation: sourceLocation)
+  #expect(talk.ending == .fullyCancelled, sourceLocation: sourceLocation)
+}
+
 func converse(bytes input: [UInt8], interface: ScriptedInterface) throws -> Conversation {
   let requests = try Pipe()
   let responses = try Pipe()

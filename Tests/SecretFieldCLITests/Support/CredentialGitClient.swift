@@ -67,6 +67,17 @@ final class CredentialGitClient {
       options: options)
   }
 
+  /// Clones `url`, answers the helper's form with `user` and `password`,
+  /// and expects the clone to succeed.
+  func clone(
+    _ url: String, answering user: String, password: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let clone = try clone(url)
+    try answerCredentialForm(clone, user: user, password: password)
+    try expectSuccess(clone, sourceLocation: sourceLocation)
+  }
+
   /// `git credential fill` with `request` on its standard input, in a pty.
   func fill(_ request: String) throws -> TerminalSession {
     var options = TerminalSession.Options()

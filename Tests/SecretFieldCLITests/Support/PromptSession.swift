@@ -1,6 +1,7 @@
 import Glibc
 import PTYSupport
 import TestSupport
+import Testing
 
 /// The `secretfield` executable built beside the tests.
 let secretfield = builtExecutable("secretfield")
@@ -19,6 +20,25 @@ func startPrompt(
     executable: secretfield, arguments: [command] + arguments, options: options)
   try session.waitForText(prompt)
   return session
+}
+
+/// `secretfield prompt` whose session leader (the shell) has `environment`
+/// added to its own; the prompt's own environment is left as it is.
+func startPrompt(sessionLeaderEnvironment environment: [String: String]) throws -> TerminalSession {
+  var options = TerminalSession.Options()
+  options.sessionLeaderEnvironment = environment
+  return try startPrompt(options: options)
+}
+
+/// `executable ARGUMENTS` in a pty with its standard output left on the
+/// terminal, as in `secretfield prompt` typed alone at a shell; standard
+/// error captured.
+func startWithOutputOnTerminal(
+  _ executable: String, _ arguments: [String]
+) throws -> TerminalSession {
+  var options = TerminalSession.Options()
+  options.standardError = .captured
+  return try TerminalSession(executable: executable, arguments: arguments, options: options)
 }
 
 /// `secretfield ARGUMENTS` without a controlling terminal, standard input
@@ -47,6 +67,106 @@ extension TerminalSession {
     let line = prompt + " " + String(repeating: "•", count: count)
     return try waitForScreen("\(count) masks") { screen in
       screen.lines.contains { $0.hasPrefix(prompt) && $0 == (count == 0 ? prompt : line) }
+    }
+  }
+
+  /// Types `text` and waits until the prompt's line shows a mask for each of
+  /// its characters.
+  @discardableResult
+  func typeMasked(_ text: String, prompt: String = "Password:") throws -> ScreenSnapshot {
+    try type(text)
+    return try waitForMasks(text.count, prompt: prompt)
+  }
+
+  /// Checks that the prompt's modes are on: raw mode, bracketed paste and
+  /// focus reports. The control of ``expectTerminalRestored(sourceLocation:)``,
+  /// so that the comparison after can fail.
+  func expectPromptModes(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let during = try attributes()
+    #expect(
+      during.isRaw && during != initialAttributes, "\(during)", sourceLocation: sourceLocation)
+    let screen = try screen()
+    #expect(screen.bracketedPaste && screen.focusReporting, sourceLocation: sourceLocation)
+  }
+
+  /// Checks that the terminal's modes are those it had before the program
+  /// started: the termios, bracketed paste and focus reports off.
+  func expectTerminalRestored(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let after = try attributes()
+    #expect(
+      after == initialAttributes, "\(after) vs \(initialAttributes)",
+      sourceLocation: sourceLocation)
+    let screen = try screen()
+    #expect(
+      !screen.bracketedPaste && !screen.focusReporting, "\(screen)", sourceLocation: sourceLocation)
+  }
+
+  /// Ends the prompt as `action` says: a key, a signal, or nothing (its
+  /// timeout).
+  func end(by action: Ending.Action) throws {
+    switch action {
+    case .key(let key): try type(key)
+    case .signal(let number): try send(signal: number)
+    case .wait: break
+    }
+  }
+
+  /// Reveals the field with Tab, types `text`, and waits until the prompt's
+  /// line shows it.
+  @discardableResult
+  func typeRevealed(_ text: String, prompt: String = "Password:") throws -> ScreenSnapshot {
+    try type(Key.tab)
+    try type(text)
+    return try waitForText(prompt + " " + text)
+  }
+
+  /// Types `text`, then Enter in a write of its own.
+  func typeLine(_ text: String) throws {
+    try type(text)
+    try type(Key.enter)
+  }
+
+  /// Presses Enter and checks that the program exits with status 0 having
+  /// written exactly `output`.
+  func submit(
+    expectingOutput output: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    try type(Key.enter)
+    #expect(try waitForExit() == .exited(0), sourceLocation: sourceLocation)
+    #expect(try standardOutput() == output, sourceLocation: sourceLocation)
+  }
+
+  /// Sends `signal` and checks that it stopped the job.
+  func stop(
+    by signal: Int32, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    try send(signal: signal)
+    #expect(try waitForStatus() == .stopped(signal), sourceLocation: sourceLocation)
+  }
+
+  /// Sends SIGCONT, checks that the job continued and waits until the prompt
+  /// is drawn again, which `redrawn` tells from the screen.
+  func continueJob(
+    sourceLocation: SourceLocation = #_sourceLocation,
+    untilRedrawn redrawn: (ScreenSnapshot) -> Bool
+  ) throws {
+    try send(signal: SIGCONT)
+    #expect(try waitForStatus() == .continued, sourceLocation: sourceLocation)
+    try waitForScreen("the prompt drawn again", until: redrawn)
+  }
+
+  /// Answers the question `prompt` and the confirmation after it with
+  /// different text `attempts` times, waiting for each question first.
+  func mismatchConfirmations(prompt: String = "Password:", attempts: Int = 3) throws {
+    for attempt in 1...attempts {
+      try waitForScreen("entry \(attempt)") { screen in
+        screen.lines.filter { $0.hasPrefix(prompt) }.count == attempt
+      }
+      try type("one\r")
+      try waitForScreen("confirmation \(attempt)") { screen in
+        screen.lines.filter { $0.hasPrefix("Again:") }.count == attempt
+      }
+      try type("two\r")
     }
   }
 }

@@ -158,6 +158,11 @@ final class TestDisplay {
 
   /// Presses `keys` in order, as xdotool names them (`Return`, `ctrl+a`).
   func key(_ keys: String...) throws {
+    try key(keys)
+  }
+
+  /// Presses `keys` in order, as ``key(_:)-(String...)`` does.
+  func key(_ keys: [String]) throws {
     if let xvfb { return try xvfb.key(keys) }
     try sway!.key(keys)
   }
