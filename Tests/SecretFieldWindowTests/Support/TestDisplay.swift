@@ -220,7 +220,7 @@ func openWindow(
   let window = try startWindow(
     arguments, program: program, display: display, environment: environment, input: input,
     holdsOutput: holdsOutput)
-  try display.focusWindow(named: title)
+  try display.focusWindow(named: title, openedBy: window)
   return window
 }
 

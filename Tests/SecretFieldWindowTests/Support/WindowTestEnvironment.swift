@@ -57,9 +57,12 @@ struct WindowTestError: Error, CustomStringConvertible {
   /// said is the reason.
   static func checkRunning(_ opener: TestProcess?, opening title: String) throws {
     guard let opener, !opener.isRunning else { return }
-    let run = try opener.finish()
+    // What it wrote so far: a pipe a child of it holds open has no end to
+    // read to.
+    let said = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self) }
     throw WindowTestError(
       description: "no window named \(title): \(opener.arguments.first ?? "its program") "
-        + "ended (\(run.status)) first; output: \(run.output) error: \(run.error)")
+        + "ended (\(String(describing: opener.termination))) first; "
+        + "output: \(said(opener.outputSoFar())) error: \(said(opener.errorSoFar()))")
   }
 }
