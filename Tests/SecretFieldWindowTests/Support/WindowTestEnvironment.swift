@@ -62,7 +62,7 @@ struct WindowTestError: Error, CustomStringConvertible {
     let said = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self) }
     throw WindowTestError(
       description: "no window named \(title): \(opener.arguments.first ?? "its program") "
-        + "ended (\(String(describing: opener.termination))) first; "
+        + "ended (\(opener.termination.map { "\($0)" } ?? "?")) first; "
         + "output: \(said(opener.outputSoFar())) error: \(said(opener.errorSoFar()))")
   }
 }
