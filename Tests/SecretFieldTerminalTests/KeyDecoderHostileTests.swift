@@ -65,18 +65,11 @@ let hostileCases: [DecoderCase] = [
 
 @Suite("KeyDecoder: no byte of a control sequence is ever text (issue 17)")
 struct KeyDecoderHostileTests {
-  @Test("each hostile sequence gives no text of its own", arguments: hostileCases)
-  func hostile(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("the same in reads of 1,024 bytes, as the prompt reads", arguments: hostileCases)
-  func hostileInReads(_ testCase: DecoderCase) throws {
-    var driver = try DecoderDriver()
-    let chunks = stride(from: 0, to: testCase.input.count, by: 1024).map {
-      Array(testCase.input[$0..<min($0 + 1024, testCase.input.count)])
-    }
-    #expect(mergingText(try driver.decode(chunks: chunks)) == mergingText(testCase.expected))
+  @Test(
+    "each hostile sequence gives no text of its own, in one read or in reads of 1,024 bytes as the prompt reads",
+    arguments: hostileCases, [Reads.whole, .ofSize(1024)])
+  func hostile(_ testCase: DecoderCase, reads: Reads) throws {
+    try testCase.expectDecoded(reads)
   }
 
   @Test("the decoder keeps no more than its limit of a sequence that never ends")
