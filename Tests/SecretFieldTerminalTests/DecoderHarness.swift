@@ -96,6 +96,27 @@ func mergingText(_ decoded: [Decoded]) -> [Decoded] {
   return merged
 }
 
+/// Feeds `start`, which must leave the decoder waiting, lets the escape
+/// timeout pass (`start` is then one unknown sequence), feeds `rest` and
+/// returns what it decodes to.
+func decodeAfterTimeout(
+  cutting start: String, then rest: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [Decoded] {
+  var driver = try DecoderDriver()
+  try driver.receive(Array(start.utf8))
+  let waiting = try driver.drain().last
+  guard case .needsInputBefore(let deadline) = waiting else {
+    Issue.record(
+      "\(start.debugDescription) should wait, got \(String(describing: waiting))",
+      sourceLocation: sourceLocation)
+    return []
+  }
+  driver.now = deadline
+  #expect(try driver.drain().decoded == [key(.unknownSequence)], sourceLocation: sourceLocation)
+  try driver.receive(Array(rest.utf8))
+  return try driver.drain().decoded
+}
+
 let esc = "\u{1B}"
 let csi = "\u{1B}["
 

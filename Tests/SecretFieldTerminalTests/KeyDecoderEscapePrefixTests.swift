@@ -55,9 +55,9 @@ let keyboardStringCases: [DecoderCase] = [
 @Suite("KeyDecoder: an Esc prefix is Alt; a typed control ends a string")
 struct KeyDecoderEscapePrefixTests {
   @Test(
-    "an Esc that prefixes a key is that key with Alt, in one read or one byte a read",
-    arguments: escapePrefixCases, [Reads.whole, .bytewise])
-  func escapePrefix(_ testCase: DecoderCase, reads: Reads) throws {
+    "an Esc that prefixes a key is that key with Alt, and a string from the keyboard ends at a typed control, in one read or one byte a read",
+    arguments: escapePrefixCases + keyboardStringCases, [Reads.whole, .bytewise])
+  func escapePrefixAndKeyboardString(_ testCase: DecoderCase, reads: Reads) throws {
     try testCase.expectDecoded(reads)
   }
 
@@ -67,24 +67,9 @@ struct KeyDecoderEscapePrefixTests {
     #expect(try decode(Array(("ab" + esc).utf8)) == [.text("ab"), key(.escape)])
   }
 
-  @Test(
-    "a string from the keyboard ends at a typed control, in one read or one byte a read",
-    arguments: keyboardStringCases, [Reads.whole, .bytewise])
-  func keyboardString(_ testCase: DecoderCase, reads: Reads) throws {
-    try testCase.expectDecoded(reads)
-  }
-
   @Test("a string cut short by the wait still ends at the next typed Enter")
   func stringAfterTheWait() throws {
-    var driver = try DecoderDriver()
-    try driver.receive(Array((esc + "]ab").utf8))
-    guard case .needsInputBefore(let deadline) = try driver.drain().last else {
-      Issue.record("the string should wait")
-      return
-    }
-    driver.now = deadline
-    #expect(try driver.drain().decoded == [key(.unknownSequence)])
-    try driver.receive(Array("cd\r".utf8))
-    #expect(try driver.drain().decoded == [key(.submit)], "no byte of the string is text")
+    let rest = try decodeAfterTimeout(cutting: esc + "]ab", then: "cd\r")
+    #expect(rest == [key(.submit)], "no byte of the string is text")
   }
 }

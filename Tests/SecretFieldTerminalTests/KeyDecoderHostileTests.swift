@@ -87,15 +87,7 @@ struct KeyDecoderHostileTests {
 
   @Test("a sequence cut by the escape timeout is still swallowed when its rest arrives")
   func afterTimeout() throws {
-    var driver = try DecoderDriver()
-    try driver.receive(Array((csi + "1;").utf8))
-    guard case .needsInputBefore(let deadline) = try driver.drain().last else {
-      Issue.record("the CSI should wait")
-      return
-    }
-    driver.now = deadline
-    #expect(try driver.drain().decoded == [key(.unknownSequence)])
-    try driver.receive(Array("5u".utf8) + Array("ab".utf8))
-    #expect(try driver.drain().decoded == [.text("ab")])
+    let rest = try decodeAfterTimeout(cutting: csi + "1;", then: "5uab")
+    #expect(rest == [.text("ab")])
   }
 }
