@@ -1,21 +1,8 @@
 import Glibc
 import SecretField
 import SecureMemory
+import TestSupport
 import Testing
-
-/// SplitMix64: a small seeded generator, so a failing sequence can be replayed
-/// from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// Pieces of text the random sequences type and paste: ASCII words and symbols,
 /// and scalars that join into clusters only with their neighbours.
