@@ -3,13 +3,16 @@ import SecureMemory
 import Testing
 
 /// Each protection is shown by the crash it causes, beside a control that does
-/// the same thing inside the bounds and must exit cleanly.
+/// the same thing inside the bounds and must exit cleanly; those a sodium and a
+/// secret-memory buffer share run in both.
 @Suite("SecureBuffer protections end the process on misuse")
 struct SecureBufferCrashTests {
-  @Test("writing the last byte of capacity is allowed (control)")
-  func lastByteIsWritable() async {
-    await #expect(processExitsWith: .success) {
-      var buffer = try! SecureBuffer(capacity: 64)
+  @Test(
+    "writing the last byte of capacity is allowed (control), in sodium or secret memory",
+    arguments: [false, true])
+  func lastByteIsWritable(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
+      var buffer = try! SecureBuffer(capacity: 64, storage: arenaStorage(inSecretMemory))
       let capacity = buffer.capacity
       try! buffer.append([UInt8(1)])
       buffer.withUnsafeMutableBytes { bytes in
@@ -18,10 +21,12 @@ struct SecureBufferCrashTests {
     }
   }
 
-  @Test("writing one byte past the end of capacity hits the guard page")
-  func writePastCapacity() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      var buffer = try! SecureBuffer(capacity: 64)
+  @Test(
+    "writing one byte past the end of capacity hits the trailing guard page, in sodium or secret memory",
+    arguments: [false, true])
+  func writePastCapacity(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+      var buffer = try! SecureBuffer(capacity: 64, storage: arenaStorage(inSecretMemory))
       let capacity = buffer.capacity
       try! buffer.append([UInt8(1)])
       buffer.withUnsafeMutableBytes { bytes in
@@ -40,10 +45,12 @@ struct SecureBufferCrashTests {
     }
   }
 
-  @Test("reading through a pointer kept from a closed window faults")
-  func readAfterWindowCloses() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      var buffer = try! SecureBuffer(capacity: 8)
+  @Test(
+    "reading through a pointer kept from a closed window faults, in sodium or secret memory",
+    arguments: [false, true])
+  func readAfterWindowCloses(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+      var buffer = try! SecureBuffer(capacity: 8, storage: arenaStorage(inSecretMemory))
       try! buffer.append([UInt8(42)])
       let escaped = buffer.withUnsafeBytes { $0.baseAddress! }
       let value = escaped.load(as: UInt8.self)
@@ -51,10 +58,12 @@ struct SecureBufferCrashTests {
     }
   }
 
-  @Test("writing through a read-only window faults")
-  func writeInReadWindow() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      var buffer = try! SecureBuffer(capacity: 8)
+  @Test(
+    "writing through a read-only window faults, in sodium or secret memory",
+    arguments: [false, true])
+  func writeInReadWindow(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+      var buffer = try! SecureBuffer(capacity: 8, storage: arenaStorage(inSecretMemory))
       try! buffer.append([UInt8(42)])
       buffer.withUnsafeBytes {
         UnsafeMutableRawPointer(mutating: $0.baseAddress!).storeBytes(of: 1, as: UInt8.self)
@@ -62,10 +71,12 @@ struct SecureBufferCrashTests {
     }
   }
 
-  @Test("releasing an intact buffer exits cleanly (control)")
-  func releaseIntact() async {
-    await #expect(processExitsWith: .success) {
-      var buffer = try! SecureBuffer(capacity: 8)
+  @Test(
+    "releasing an intact buffer exits cleanly (control for the canary), in sodium or secret memory",
+    arguments: [false, true])
+  func releaseIntact(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
+      var buffer = try! SecureBuffer(capacity: 8, storage: arenaStorage(inSecretMemory))
       try! buffer.append([UInt8(42)])
       _ = consume buffer
     }
