@@ -13,6 +13,14 @@ let textPieces: [String] = [
   "\u{0600}", "\u{0D4E}",
 ]
 
+/// A few of `textPieces`, as many as `pieces` allows, joined: what one insert
+/// or paste of a random sequence carries.
+func randomText(pieces: ClosedRange<Int>, using random: inout SeededGenerator) -> String {
+  (0..<Int.random(in: pieces, using: &random)).map { _ in
+    textPieces.randomElement(using: &random)!
+  }.joined()
+}
+
 /// Inputs that every insert and paste must refuse.
 let badInputs: [[UInt8]] = [
   [0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0xF8],
@@ -95,16 +103,12 @@ struct SecretFieldPropertyTests {
         expected = oracle.edit(oracle.selection, with: piece, kind: .typed(now))
         thrown = fieldError { () throws(FieldError) in try field.insert(piece, at: now) }
       case 30..<36:
-        let text = (0..<Int.random(in: 2...5, using: &random)).map { _ in
-          textPieces.randomElement(using: &random)!
-        }.joined()
+        let text = randomText(pieces: 2...5, using: &random)
         log.append("insert \(text.debugDescription)")
         expected = oracle.edit(oracle.selection, with: text, kind: .typed(now))
         thrown = fieldError { () throws(FieldError) in try field.insert(text, at: now) }
       case 36..<42:
-        let text = (0..<Int.random(in: 1...8, using: &random)).map { _ in
-          textPieces.randomElement(using: &random)!
-        }.joined()
+        let text = randomText(pieces: 1...8, using: &random)
         log.append("paste \(text.debugDescription)")
         if configuration.policy.contains(.noPaste) {
           expected = .pasteRefused
