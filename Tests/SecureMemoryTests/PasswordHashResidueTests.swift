@@ -8,38 +8,28 @@ import Testing
 /// exit-test child.
 @Suite("PasswordHash leaves no copy of the password behind")
 struct PasswordHashResidueTests {
-  @Test("hashing and verifying leave the password only in its buffer, and nowhere after release")
-  func noResidueAfterHashing() async {
-    await #expect(processExitsWith: .success) {
+  @Test(
+    "hashing and verifying, a match or a wrong password, leave the password only in its buffer, and nowhere after release",
+    arguments: [true, false])
+  func noResidue(matching: Bool) async {
+    await #expect(processExitsWith: .success) { [matching] in
       let marker = Marker(count: 32)
       let password = marker.unmaskedInSecureBuffer()
-
-      let hash = try! PasswordHash(hashing: password)
+      // A match verifies against the password's own hash; a wrong password
+      // against another's.
+      let hash =
+        matching
+        ? try! PasswordHash(hashing: password)
+        : try! PasswordHash(
+          "$argon2id$v=19$m=8,t=1,p=1$MIoWXk0OLhRkluH+dt+GCg$CuV5QQTvDNK6wEyWd+4hHJe7l82t6/N/WsQHtsnF4wg"
+        )
       let matches = try! PasswordHash.verify(password, against: hash)
       var scans = ResidueScans()
-      scans.expect(1, of: marker, "password after hashing and verifying")
+      scans.expect(1, of: marker, "password after verifying, while held")
       _ = consume password
       scans.expect(0, of: marker, "password after release")
       scans.expectControlFinds(marker)
-      #expect(matches)
-      scans.check()
-    }
-  }
-
-  @Test("a failed verification leaves no copy of the wrong password either")
-  func noResidueAfterMismatch() async {
-    await #expect(processExitsWith: .success) {
-      let marker = Marker(count: 32)
-      let hash = try! PasswordHash(
-        "$argon2id$v=19$m=8,t=1,p=1$MIoWXk0OLhRkluH+dt+GCg$CuV5QQTvDNK6wEyWd+4hHJe7l82t6/N/WsQHtsnF4wg"
-      )
-      let wrong = marker.unmaskedInSecureBuffer()
-      let matches = try! PasswordHash.verify(wrong, against: hash)
-      _ = consume wrong
-      var scans = ResidueScans()
-      scans.expect(0, of: marker, "wrong password after release")
-      scans.expectControlFinds(marker)
-      #expect(!matches)
+      #expect(matches == matching)
       scans.check()
     }
   }
