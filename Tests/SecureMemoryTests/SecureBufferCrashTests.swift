@@ -8,29 +8,17 @@ import Testing
 @Suite("SecureBuffer protections end the process on misuse")
 struct SecureBufferCrashTests {
   @Test(
-    "writing the last byte of capacity is allowed (control), in sodium or secret memory",
-    arguments: [false, true])
-  func lastByteIsWritable(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .success) { [inSecretMemory] in
+    "writing the last byte of capacity is allowed (control) and one byte past it hits the trailing guard page, in sodium or secret memory",
+    arguments: [false, true], [false, true])
+  func writeAtTheEnd(pastCapacity: Bool, inSecretMemory: Bool) async {
+    await #expect(processExitsWith: pastCapacity ? .signal(SIGSEGV) : .success) {
+      [pastCapacity, inSecretMemory] in
       var buffer = try! SecureBuffer(capacity: 64, storage: arenaStorage(inSecretMemory))
       let capacity = buffer.capacity
       try! buffer.append([UInt8(1)])
+      let offset = pastCapacity ? capacity : capacity - 1
       buffer.withUnsafeMutableBytes { bytes in
-        (bytes.baseAddress! + capacity - 1).storeBytes(of: 7, as: UInt8.self)
-      }
-    }
-  }
-
-  @Test(
-    "writing one byte past the end of capacity hits the trailing guard page, in sodium or secret memory",
-    arguments: [false, true])
-  func writePastCapacity(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
-      var buffer = try! SecureBuffer(capacity: 64, storage: arenaStorage(inSecretMemory))
-      let capacity = buffer.capacity
-      try! buffer.append([UInt8(1)])
-      buffer.withUnsafeMutableBytes { bytes in
-        (bytes.baseAddress! + capacity).storeBytes(of: 7, as: UInt8.self)
+        (bytes.baseAddress! + offset).storeBytes(of: 7, as: UInt8.self)
       }
     }
   }
