@@ -96,6 +96,27 @@ func mergingText(_ decoded: [Decoded]) -> [Decoded] {
   return merged
 }
 
+/// Feeds `start`, which must leave the decoder waiting, lets the escape
+/// timeout pass (`start` is then one unknown sequence), feeds `rest` and
+/// returns what it decodes to.
+func decodeAfterTimeout(
+  cutting start: String, then rest: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [Decoded] {
+  var driver = try DecoderDriver()
+  try driver.receive(Array(start.utf8))
+  let waiting = try driver.drain().last
+  guard case .needsInputBefore(let deadline) = waiting else {
+    Issue.record(
+      "\(start.debugDescription) should wait, got \(String(describing: waiting))",
+      sourceLocation: sourceLocation)
+    return []
+  }
+  driver.now = deadline
+  #expect(try driver.drain().decoded == [key(.unknownSequence)], sourceLocation: sourceLocation)
+  try driver.receive(Array(rest.utf8))
+  return try driver.drain().decoded
+}
+
 let esc = "\u{1B}"
 let csi = "\u{1B}["
 
@@ -147,5 +168,82 @@ extension KeyDecoder.Configuration {
     var configuration = KeyDecoder.Configuration()
     configuration.storage = .sodium
     return configuration
+  }
+}
+
+/// The decoder's two ways in: ``KeyDecoder/next(at:)`` after a read, or the
+/// prompt's window, where each event is handled where its bytes arrived.
+enum DecoderPath: Sendable, CustomTestStringConvertible {
+  case next
+  case window
+
+  var testDescription: String { self == .next ? "through next(at:)" : "in the prompt's window" }
+}
+
+/// How a test cuts a case's input into reads.
+enum Reads: Sendable, Equatable, CustomTestStringConvertible {
+  /// One read: the events must be exactly the case's.
+  case whole
+  /// One byte a read.
+  case bytewise
+  /// Reads of `count` bytes, as the prompt reads.
+  case ofSize(Int)
+  /// Each cut into two reads at 1, 2, … below `bound` (and below the input's end).
+  case everyTwoWaySplit(below: Int)
+  /// The cuts a test chose, each a list of reads.
+  case chosen([[[UInt8]]])
+
+  var testDescription: String {
+    switch self {
+    case .whole: "in one read"
+    case .bytewise: "one byte a read"
+    case .ofSize(let count): "in reads of \(count) bytes"
+    case .everyTwoWaySplit(let bound): "at every split into two reads below \(bound)"
+    case .chosen(let cuts): "in \(cuts.count) chosen cuts"
+    }
+  }
+
+  /// The cuts of `input`: each the list of reads one decoder is fed.
+  func cuts(of input: [UInt8]) -> [[[UInt8]]] {
+    switch self {
+    case .whole: [[input]]
+    case .bytewise: [input.map { [$0] }]
+    case .ofSize(let count):
+      [
+        stride(from: 0, to: input.count, by: count).map {
+          Array(input[$0..<min($0 + count, input.count)])
+        }
+      ]
+    case .everyTwoWaySplit(let bound):
+      (1..<max(1, min(input.count, bound))).map { [Array(input[..<$0]), Array(input[$0...])] }
+    case .chosen(let cuts): cuts
+    }
+  }
+}
+
+extension DecoderCase {
+  /// Feeds the input to a fresh decoder for each cut `reads` makes, on `path`,
+  /// and expects the case's events: exactly in one read, with adjacent text
+  /// merged when the reads may split it.
+  func expectDecoded(
+    _ reads: Reads, through path: DecoderPath = .next,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    for (index, cut) in reads.cuts(of: input).enumerated() {
+      var driver = try DecoderDriver()
+      let decoded =
+        switch path {
+        case .next: try driver.decode(chunks: cut)
+        case .window: try driver.decodeInWindows(chunks: cut)
+        }
+      if reads == .whole {
+        #expect(decoded == expected, sourceLocation: sourceLocation)
+      } else {
+        #expect(
+          mergingText(decoded) == mergingText(expected),
+          "\(reads.testDescription), cut \(index): \(cut.map(\.count))",
+          sourceLocation: sourceLocation)
+      }
+    }
   }
 }

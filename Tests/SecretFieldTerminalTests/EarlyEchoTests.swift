@@ -14,16 +14,11 @@ struct EarlyEchoTests {
   static func echoEarly(
     after text: String, key: String, noting: Bool = true, into driver: inout PromptDriver
   ) -> [ScreenOperation] {
-    for character in text {
-      driver.type(String(character))
-      driver.draw()
-    }
+    driver.typeDrawingEach(text)
     let before = driver.editor.field.count
     #expect(driver.renderer.canAppendMask(after: before))
     if noting {
-      let glyph = Array(key.utf8).withUnsafeBytes {
-        driver.renderer.earlyEcho(of: .text, payload: $0, before: driver.editor.field)
-      }
+      let glyph = driver.earlyEcho(of: Array(key.utf8))
       #expect(glyph != nil)
       driver.screen.write(String(decoding: glyph ?? [], as: UTF8.self))
     } else {
@@ -42,10 +37,7 @@ struct EarlyEchoTests {
     #expect(operations.writtenText.isEmpty)
 
     var plain = try PromptDriver()
-    for character in "hunter2" {
-      plain.type(String(character))
-      plain.draw()
-    }
+    plain.typeDrawingEach("hunter2")
     #expect(early.screen.visibleLines == plain.screen.visibleLines)
     #expect(early.screen.column == plain.screen.column)
     #expect(early.screen.line(0) == "Password: •••••••")
@@ -62,10 +54,7 @@ struct EarlyEchoTests {
   func fullLine() throws {
     // "Password: " takes 10 columns; 20 columns leave 9 for the field.
     var driver = try PromptDriver(columns: 20)
-    for character in "abcdefgh" {
-      driver.type(String(character))
-      driver.draw()
-    }
+    driver.typeDrawingEach("abcdefgh")
     #expect(driver.renderer.canAppendMask(after: 8))
     driver.type("i")
     driver.draw()
@@ -75,13 +64,8 @@ struct EarlyEchoTests {
   @Test("an early echo the edit did not follow: the frame draws the line again, as it is")
   func echoNotFollowed() throws {
     var driver = try PromptDriver()
-    for character in "abc" {
-      driver.type(String(character))
-      driver.draw()
-    }
-    let glyph = Array("d".utf8).withUnsafeBytes {
-      driver.renderer.earlyEcho(of: .text, payload: $0, before: driver.editor.field)
-    }
+    driver.typeDrawingEach("abc")
+    let glyph = driver.earlyEcho(of: Array("d".utf8))
     driver.screen.write(String(decoding: glyph ?? [], as: UTF8.self))
     #expect(driver.screen.line(0) == "Password: ••••")
     // No edit came (as if the field had refused the key): the frame must take
@@ -96,9 +80,7 @@ struct EarlyEchoTests {
     driver.type("a")
     driver.draw()
     for bytes: [UInt8] in [[0x7F], [0x1B], [0xC3, 0xA9], [0x61, 0x62]] {
-      let glyph = bytes.withUnsafeBytes {
-        driver.renderer.earlyEcho(of: .text, payload: $0, before: driver.editor.field)
-      }
+      let glyph = driver.earlyEcho(of: bytes)
       #expect(glyph == nil, "\(bytes)")
     }
   }
@@ -106,10 +88,7 @@ struct EarlyEchoTests {
   @Test("no early echo with the caret inside the text, after a resize, or on a new entry")
   func otherStates() throws {
     var driver = try PromptDriver()
-    for character in "abc" {
-      driver.type(String(character))
-      driver.draw()
-    }
+    driver.typeDrawingEach("abc")
     driver.keys(.moveLeft)
     driver.draw()
     #expect(!driver.renderer.canAppendMask(after: 3))

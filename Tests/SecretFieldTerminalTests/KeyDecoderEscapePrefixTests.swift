@@ -54,16 +54,11 @@ let keyboardStringCases: [DecoderCase] = [
 
 @Suite("KeyDecoder: an Esc prefix is Alt; a typed control ends a string")
 struct KeyDecoderEscapePrefixTests {
-  @Test("an Esc that prefixes a key is that key with Alt", arguments: escapePrefixCases)
-  func escapePrefix(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("the same, one byte a read", arguments: escapePrefixCases)
-  func escapePrefixByteByByte(_ testCase: DecoderCase) throws {
-    var driver = try DecoderDriver()
-    let decoded = try driver.decode(chunks: testCase.input.map { [$0] })
-    #expect(mergingText(decoded) == mergingText(testCase.expected))
+  @Test(
+    "an Esc that prefixes a key is that key with Alt, and a string from the keyboard ends at a typed control, in one read or one byte a read",
+    arguments: escapePrefixCases + keyboardStringCases, [Reads.whole, .bytewise])
+  func escapePrefixAndKeyboardString(_ testCase: DecoderCase, reads: Reads) throws {
+    try testCase.expectDecoded(reads)
   }
 
   @Test("a lone Esc still cancels, at its deadline")
@@ -72,29 +67,9 @@ struct KeyDecoderEscapePrefixTests {
     #expect(try decode(Array(("ab" + esc).utf8)) == [.text("ab"), key(.escape)])
   }
 
-  @Test("a string from the keyboard ends at a typed control", arguments: keyboardStringCases)
-  func keyboardString(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("the same, one byte a read", arguments: keyboardStringCases)
-  func keyboardStringByteByByte(_ testCase: DecoderCase) throws {
-    var driver = try DecoderDriver()
-    let decoded = try driver.decode(chunks: testCase.input.map { [$0] })
-    #expect(mergingText(decoded) == mergingText(testCase.expected))
-  }
-
   @Test("a string cut short by the wait still ends at the next typed Enter")
   func stringAfterTheWait() throws {
-    var driver = try DecoderDriver()
-    try driver.receive(Array((esc + "]ab").utf8))
-    guard case .needsInputBefore(let deadline) = try driver.drain().last else {
-      Issue.record("the string should wait")
-      return
-    }
-    driver.now = deadline
-    #expect(try driver.drain().decoded == [key(.unknownSequence)])
-    try driver.receive(Array("cd\r".utf8))
-    #expect(try driver.drain().decoded == [key(.submit)], "no byte of the string is text")
+    let rest = try decodeAfterTimeout(cutting: esc + "]ab", then: "cd\r")
+    #expect(rest == [key(.submit)], "no byte of the string is text")
   }
 }

@@ -65,18 +65,11 @@ let hostileCases: [DecoderCase] = [
 
 @Suite("KeyDecoder: no byte of a control sequence is ever text (issue 17)")
 struct KeyDecoderHostileTests {
-  @Test("each hostile sequence gives no text of its own", arguments: hostileCases)
-  func hostile(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("the same in reads of 1,024 bytes, as the prompt reads", arguments: hostileCases)
-  func hostileInReads(_ testCase: DecoderCase) throws {
-    var driver = try DecoderDriver()
-    let chunks = stride(from: 0, to: testCase.input.count, by: 1024).map {
-      Array(testCase.input[$0..<min($0 + 1024, testCase.input.count)])
-    }
-    #expect(mergingText(try driver.decode(chunks: chunks)) == mergingText(testCase.expected))
+  @Test(
+    "each hostile sequence gives no text of its own, in one read or in reads of 1,024 bytes as the prompt reads",
+    arguments: hostileCases, [Reads.whole, .ofSize(1024)])
+  func hostile(_ testCase: DecoderCase, reads: Reads) throws {
+    try testCase.expectDecoded(reads)
   }
 
   @Test("the decoder keeps no more than its limit of a sequence that never ends")
@@ -94,15 +87,7 @@ struct KeyDecoderHostileTests {
 
   @Test("a sequence cut by the escape timeout is still swallowed when its rest arrives")
   func afterTimeout() throws {
-    var driver = try DecoderDriver()
-    try driver.receive(Array((csi + "1;").utf8))
-    guard case .needsInputBefore(let deadline) = try driver.drain().last else {
-      Issue.record("the CSI should wait")
-      return
-    }
-    driver.now = deadline
-    #expect(try driver.drain().decoded == [key(.unknownSequence)])
-    try driver.receive(Array("5u".utf8) + Array("ab".utf8))
-    #expect(try driver.drain().decoded == [.text("ab")])
+    let rest = try decodeAfterTimeout(cutting: csi + "1;", then: "5uab")
+    #expect(rest == [.text("ab")])
   }
 }

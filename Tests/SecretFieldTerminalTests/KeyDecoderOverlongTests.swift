@@ -47,22 +47,11 @@ struct KeyDecoderOverlongTests {
     return splits
   }
 
-  @Test("the same events whole and split, through next(at:)", arguments: overlongCases)
-  func nextPath(_ testCase: DecoderCase) throws {
-    for (index, chunks) in Self.splits(of: testCase.input).enumerated() {
-      var driver = try DecoderDriver()
-      let decoded = mergingText(try driver.decode(chunks: chunks))
-      #expect(decoded == testCase.expected, "split \(index): \(chunks.map(\.count))")
-    }
-  }
-
-  @Test("the same events whole and split, in the prompt's window", arguments: overlongCases)
-  func windowPath(_ testCase: DecoderCase) throws {
-    for (index, chunks) in Self.splits(of: testCase.input).enumerated() {
-      var driver = try DecoderDriver()
-      let decoded = mergingText(try driver.decodeInWindows(chunks: chunks))
-      #expect(decoded == testCase.expected, "split \(index): \(chunks.map(\.count))")
-    }
+  @Test(
+    "the same events whole and split, through next(at:) and in the prompt's window",
+    arguments: overlongCases, [DecoderPath.next, .window])
+  func wholeAndSplit(_ testCase: DecoderCase, path: DecoderPath) throws {
+    try testCase.expectDecoded(.chosen(Self.splits(of: testCase.input)), through: path)
   }
 
   @Test("control: a sequence at the limit exactly is still a key, whole or split")

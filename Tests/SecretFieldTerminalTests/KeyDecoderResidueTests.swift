@@ -7,6 +7,27 @@ import Testing
 /// masked form, so that every copy a scan finds is one the decoder made.
 @Suite("KeyDecoder leaves no copy of what was typed")
 struct KeyDecoderResidueTests {
+  /// Feeds a sodium-backed decoder what `feed` appends to its input, then
+  /// decodes the one text event and the call after it, scanning for `marker`
+  /// as fed (`copiesFed`: whether the input holds it as typed), while the
+  /// payload is lent (one copy) and after the next call (none). Returns the
+  /// payload's length while lent.
+  static func decodeText(
+    scanning marker: Marker, copiesFed: Int, feed: (inout SecureBuffer) -> Void
+  ) -> Int {
+    var decoder = try! KeyDecoder(configuration: .sodium)
+    decoder.receive(feed)
+    var scans = ResidueScans()
+    scans.expect(copiesFed, of: marker, "as fed")
+    #expect(try! decoder.next(at: .now) == .event(.text))
+    scans.expect(1, of: marker, "in the payload while lent")
+    let count = decoder.payloadCount
+    #expect(try! decoder.next(at: .now) == .needsInput)
+    scans.expect(0, of: marker, "after the next call")
+    scans.check()
+    return count
+  }
+
   @Test("control: a marker planted in an ordinary array is found")
   func control() async {
     await #expect(processExitsWith: .success) {
@@ -18,19 +39,11 @@ struct KeyDecoderResidueTests {
   func typedText() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker()
-      var decoder = try! KeyDecoder(configuration: .sodium)
-      decoder.receive { input in
+      let count = KeyDecoderResidueTests.decodeText(scanning: marker, copiesFed: 1) { input in
         marker.masked.withUnsafeBytes { try! input.append($0) }
         input.withUnsafeMutableBytes { marker.unmask(in: $0) }
       }
-      let fed = try! ResidueScanner().scan(for: marker)
-      #expect(try! decoder.next(at: .now) == .event(.text))
-      let lent = try! ResidueScanner().scan(for: marker)
-      #expect(try! decoder.next(at: .now) == .needsInput)
-      let after = try! ResidueScanner().scan(for: marker)
-      #expect(fed.copies == 1, "\(fed)")
-      #expect(lent.copies == 1, "\(lent)")
-      #expect(after.copies == 0, "\(after)")
+      #expect(count == marker.count)
     }
   }
 
@@ -38,8 +51,7 @@ struct KeyDecoderResidueTests {
   func kittyText() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker()
-      var decoder = try! KeyDecoder(configuration: .sodium)
-      decoder.receive { input in
+      let count = KeyDecoderResidueTests.decodeText(scanning: marker, copiesFed: 0) { input in
         let prefix: [UInt8] = Array("\u{1B}[97;1;".utf8)
         prefix.withUnsafeBytes { try! input.append($0) }
         for index in 0..<marker.count {
@@ -53,16 +65,7 @@ struct KeyDecoderResidueTests {
         }
         try! input.append(count: 1) { $0[0] = UInt8(ascii: "u") }
       }
-      let fed = try! ResidueScanner().scan(for: marker)
-      #expect(try! decoder.next(at: .now) == .event(.text))
-      let lent = try! ResidueScanner().scan(for: marker)
-      let count = decoder.payloadCount
-      #expect(try! decoder.next(at: .now) == .needsInput)
-      let after = try! ResidueScanner().scan(for: marker)
       #expect(count == marker.count)
-      #expect(fed.copies == 0, "\(fed)")
-      #expect(lent.copies == 1, "\(lent)")
-      #expect(after.copies == 0, "\(after)")
     }
   }
 

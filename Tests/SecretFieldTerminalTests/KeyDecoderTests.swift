@@ -242,51 +242,17 @@ let allCases = textCases + controlCases + sequenceCases + invalidCases + pasteCa
 
 @Suite("KeyDecoder turns terminal bytes into key events")
 struct KeyDecoderTests {
-  @Test("text", arguments: textCases)
-  func text(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
+  @Test(
+    "text, control keys, escape sequences, invalid UTF-8, bracketed paste and the kitty protocol, in one read",
+    arguments: allCases)
+  func wholeRead(_ testCase: DecoderCase) throws {
+    try testCase.expectDecoded(.whole)
   }
 
-  @Test("control keys", arguments: controlCases)
-  func controls(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("escape sequences", arguments: sequenceCases)
-  func sequences(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("invalid UTF-8", arguments: invalidCases)
-  func invalid(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("bracketed paste", arguments: pasteCases)
-  func paste(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("kitty keyboard protocol", arguments: kittyCases)
-  func kitty(_ testCase: DecoderCase) throws {
-    #expect(try decode(testCase.input) == testCase.expected)
-  }
-
-  @Test("the same events at every split into two reads", arguments: allCases)
-  func everySplit(_ testCase: DecoderCase) throws {
-    let expected = mergingText(testCase.expected)
-    for split in 1..<max(1, testCase.input.count) {
-      var driver = try DecoderDriver()
-      let chunks = [Array(testCase.input[..<split]), Array(testCase.input[split...])]
-      let decoded = try driver.decode(chunks: chunks)
-      #expect(mergingText(decoded) == expected, "split at \(split)")
-    }
-  }
-
-  @Test("the same events one byte per read", arguments: allCases)
-  func bytewise(_ testCase: DecoderCase) throws {
-    var driver = try DecoderDriver()
-    let decoded = try driver.decode(chunks: testCase.input.map { [$0] })
-    #expect(mergingText(decoded) == mergingText(testCase.expected))
+  @Test(
+    "the same events one byte per read and at every split into two reads",
+    arguments: allCases, [Reads.bytewise, .everyTwoWaySplit(below: .max)])
+  func splitReads(_ testCase: DecoderCase, reads: Reads) throws {
+    try testCase.expectDecoded(reads)
   }
 }

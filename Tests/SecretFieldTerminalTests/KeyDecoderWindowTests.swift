@@ -12,26 +12,19 @@ import Testing
 struct KeyDecoderWindowTests {
   @Test("the same events as next(at:), in one read", arguments: allCases + hostileCases)
   func sameEvents(_ testCase: DecoderCase) throws {
-    var driver = try DecoderDriver()
-    #expect(try driver.decodeInWindows(chunks: [testCase.input]) == testCase.expected)
+    try testCase.expectDecoded(.whole, through: .window)
   }
 
   @Test(
-    "the same events at every split into two reads", arguments: allCases + hostileCases.prefix(8))
+    "the same events at every split into two reads (below 64)",
+    arguments: allCases + hostileCases.prefix(8))
   func everySplit(_ testCase: DecoderCase) throws {
-    let expected = mergingText(testCase.expected)
-    for split in 1..<max(1, min(testCase.input.count, 64)) {
-      var driver = try DecoderDriver()
-      let chunks = [Array(testCase.input[..<split]), Array(testCase.input[split...])]
-      #expect(mergingText(try driver.decodeInWindows(chunks: chunks)) == expected, "at \(split)")
-    }
+    try testCase.expectDecoded(.everyTwoWaySplit(below: 64), through: .window)
   }
 
   @Test("the same events one byte per read", arguments: allCases)
   func bytewise(_ testCase: DecoderCase) throws {
-    var driver = try DecoderDriver()
-    let decoded = try driver.decodeInWindows(chunks: testCase.input.map { [$0] })
-    #expect(mergingText(decoded) == mergingText(testCase.expected))
+    try testCase.expectDecoded(.bytewise, through: .window)
   }
 
   @Test("a handler that stops leaves the rest for the next call")

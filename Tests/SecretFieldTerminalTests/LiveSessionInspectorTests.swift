@@ -97,25 +97,34 @@ struct LiveSessionInspectorTests {
     #expect(answer == .unavailable(reason: "/nonexistent/tmux is not installed"))
   }
 
-  @Test("a tmux that hangs is killed at the timeout: unavailable")
-  func tmuxHangs() throws {
-    let directory = try TemporaryDirectory()
-    let fake = try directory.write("tmux", "#!/bin/sh\nexec sleep 60\n", mode: 0o755)
-    let pty = try PseudoTerminalPair()
-    let hanging = LiveSessionInspector(tmuxProgram: fake, tmuxTimeout: .milliseconds(200))
-    let answer = hanging.tmuxPane(
-      TmuxPaneReference(socketPath: nil, paneID: "%0"), terminal: pty.slave)
-    #expect(answer == .unavailable(reason: "\(fake) did not answer within 200 ms"))
+  /// A tmux that runs but gives no answer to trust, how long the inspector
+  /// waits for it, and the reason it must give, after the program's path.
+  struct UnusableTmux: CustomTestStringConvertible, Sendable {
+    let name: String
+    let script: String
+    var timeout = Duration.seconds(1)
+    let reason: String
+    var testDescription: String { name }
   }
 
-  @Test("a tmux that answers something else: unavailable, not a guess")
-  func tmuxGarbage() throws {
+  @Test(
+    "a tmux that hangs is killed at the timeout, one that answers something else is not guessed from: unavailable",
+    arguments: [
+      UnusableTmux(
+        name: "hangs", script: "#!/bin/sh\nexec sleep 60\n", timeout: .milliseconds(200),
+        reason: "did not answer within 200 ms"),
+      UnusableTmux(
+        name: "answers something else", script: "#!/bin/sh\necho ' 1 /dev/pts/0'\n",
+        reason: "does not know pane %0"),
+    ])
+  func tmuxUnusable(_ tmux: UnusableTmux) throws {
     let directory = try TemporaryDirectory()
-    let fake = try directory.write("tmux", "#!/bin/sh\necho ' 1 /dev/pts/0'\n", mode: 0o755)
+    let fake = try directory.write("tmux", tmux.script, mode: 0o755)
     let pty = try PseudoTerminalPair()
-    let answer = LiveSessionInspector(tmuxProgram: fake).tmuxPane(
+    let inspector = LiveSessionInspector(tmuxProgram: fake, tmuxTimeout: tmux.timeout)
+    let answer = inspector.tmuxPane(
       TmuxPaneReference(socketPath: nil, paneID: "%0"), terminal: pty.slave)
-    #expect(answer == .unavailable(reason: "\(fake) does not know pane %0"))
+    #expect(answer == .unavailable(reason: "\(fake) \(tmux.reason)"))
   }
 
   @Test(

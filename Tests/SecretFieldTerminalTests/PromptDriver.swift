@@ -52,6 +52,21 @@ struct PromptDriver: ~Copyable {
     handle(.text, payload: Array(text.utf8))
   }
 
+  /// Types `text` one character a key and draws a frame after each, as a
+  /// user types at the prompt.
+  mutating func typeDrawingEach(_ text: String) {
+    for character in text {
+      type(String(character))
+      draw()
+    }
+  }
+
+  /// The glyph the renderer would echo at once for `key` typed as text now,
+  /// or nil where it must wait for the frame.
+  mutating func earlyEcho(of key: [UInt8]) -> [UInt8]? {
+    key.withUnsafeBytes { renderer.earlyEcho(of: .text, payload: $0, before: editor.field) }
+  }
+
   @discardableResult
   mutating func paste(_ text: String) -> PromptField.Reaction {
     handle(.paste, payload: Array(text.utf8))

@@ -1,5 +1,6 @@
 import SecretField
 import SecretFieldTerminal
+import TestSupport
 import Testing
 
 @Suite("PromptRenderer draws the field, its caret and its status lines, and only what changed")
@@ -234,16 +235,23 @@ struct PromptRendererTests {
     #expect(driver.screen.line(3) == "Again:")
   }
 
-  @Test("under revealLastTyped, the last character shows until its time is up, then masks")
-  func revealLastTyped() throws {
+  /// A prompt that shows the last typed character for `shown`, "ab" typed
+  /// and drawn: the "b" shows, the control for whatever hides it next.
+  static func showingLastTyped(for shown: Duration) throws -> PromptDriver {
     var configuration = PromptConfiguration()
-    configuration.obfuscationMode = .revealLastTyped(.seconds(1))
+    configuration.obfuscationMode = .revealLastTyped(shown)
     var driver = try PromptDriver(configuration)
     driver.draw()
     driver.type("a")
     driver.type("b")
     driver.draw()
     #expect(driver.screen.line(0) == "Password: •b")
+    return driver
+  }
+
+  @Test("under revealLastTyped, the last character shows until its time is up, then masks")
+  func revealLastTyped() throws {
+    var driver = try Self.showingLastTyped(for: .seconds(1))
     let line = driver.editor.field.render(at: driver.now)
     #expect(line.revealEndsAt == driver.now + .seconds(1), "the loop wakes then")
     driver.now = driver.now + .seconds(1)
@@ -253,15 +261,8 @@ struct PromptRendererTests {
 
   @Test("focus out hides the last typed character at once, before its time is up")
   func focusOutHidesLastTyped() throws {
-    var configuration = PromptConfiguration()
-    configuration.obfuscationMode = .revealLastTyped(.seconds(60))
-    var driver = try PromptDriver(configuration)
-    driver.draw()
-    driver.type("a")
-    driver.type("b")
-    driver.draw()
     // The control: the character does show while focused.
-    #expect(driver.screen.line(0) == "Password: •b")
+    var driver = try Self.showingLastTyped(for: .seconds(60))
     driver.handle(.focusOut)
     #expect(driver.draw().revealedCount == 0)
     #expect(driver.screen.line(0) == "Password: ••")
@@ -310,7 +311,8 @@ struct PromptRendererTests {
 
   @Test("random edits: the screen always shows the field as a full redraw would", arguments: 0..<12)
   func randomEdits(seed: UInt64) throws {
-    var random = SplitMix64(seed: seed)
+    // Seeded one step on, as the sequences this test was tuned with.
+    var random = SeededGenerator(seed: seed &+ 0x9E37_79B9_7F4A_7C15)
     var driver = try PromptDriver(columns: 1000)
     driver.draw()
     let pieces = ["a", "b", "Z", " ", "é", "e", "\u{301}", "日", "🇫🇷", "👨‍👩‍👧", "x\u{20DD}"]
@@ -356,18 +358,5 @@ func revealedForm(of text: String) -> String {
 enum DisplayColumns {
   static func of(_ text: String) -> Int {
     text.unicodeScalars.reduce(0) { $0 + CharacterWidth.columns(of: $1) }
-  }
-}
-
-/// A small, seeded generator, so a failing sequence can be replayed.
-struct SplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -43,6 +43,45 @@ extension SecretFieldState {
       line: line)
   }
 
+  /// A field for a residue scan's session of edits: room for a long paste,
+  /// the last typed character shown, in `storage`.
+  static func forEditSession(storage: SecureStorage) throws(SecureMemoryError) -> SecretFieldState {
+    try SecretFieldState(
+      policy: [], limits: FieldLimits(maxCharacters: 200_000, maxBytes: 1 << 20),
+      obfuscationMode: .revealLastTyped(), storage: storage)
+  }
+
+  /// Types `plain` one byte a key, 150 ms apart from `now` on, each shown as
+  /// last typed: rendered, and its revealed cells read, as a host draws the
+  /// field while the user types.
+  mutating func typeShowingEach(
+    _ plain: UnsafeRawBufferPointer, now: inout ContinuousClock.Instant
+  ) throws(FieldError) {
+    for offset in plain.indices {
+      now += .milliseconds(150)
+      try insert(UnsafeRawBufferPointer(rebasing: plain[offset..<offset + 1]), at: now)
+      readRevealedCells(at: now)
+    }
+  }
+
+  /// Reveals the text, selects the word before the caret (word moves decode
+  /// scalars from the text), draws it with its revealed cells read, and
+  /// masks it again.
+  mutating func revealSelectingWord(at now: ContinuousClock.Instant) throws(FieldError) {
+    try toggleReveal()
+    moveCaret(.wordLeft)
+    moveCaret(.wordRight, extendingSelection: true)
+    readRevealedCells(at: now)
+    try toggleReveal()
+  }
+
+  /// Renders the field and reads every revealed cell's bytes, as a host
+  /// drawing them would.
+  func readRevealedCells(at now: ContinuousClock.Instant) {
+    let line = render(at: now)
+    for cell in line.cells { _ = withRevealedBytes(of: cell) { $0.count } }
+  }
+
   /// The text of every revealed cell in `line`, in order.
   func revealedTexts(_ line: DisplayLine) -> [String] {
     line.cells.compactMap { cell in

@@ -90,9 +90,7 @@ struct SealedFieldResidueTests {
       SecureStorage.simulateSecretMemoryFailure(errno: ENOSYS)
       let marker = Marker(count: 32)
       let source = sealedSource(marker)
-      var field = try! SecretFieldState(
-        policy: [], limits: FieldLimits(maxCharacters: 200_000, maxBytes: 1 << 20),
-        obfuscationMode: .revealLastTyped(), storage: .sealed)
+      var field = try! SecretFieldState.forEditSession(storage: .sealed)
       #expect(field.protection.storage == .sealed && !field.protection.isHiddenFromKernel)
       var now = testEpoch
       source.withUnsafeBytes { plain in
@@ -100,22 +98,12 @@ struct SealedFieldResidueTests {
           UnsafeRawBufferPointer(rebasing: plain[range])
         }
         try! field.insert("--")
-        for offset in 0..<8 {
-          now += .milliseconds(150)
-          try! field.insert(piece(offset..<offset + 1), at: now)
-          let line = field.render(at: now)
-          for cell in line.cells { _ = field.withRevealedBytes(of: cell) { $0.count } }
-        }
+        try! field.typeShowingEach(piece(0..<8), now: &now)
         field.moveCaret(.start)
         try! field.insert("...")
         field.moveCaret(.end)
         try! field.paste(piece(8..<16))
-        try! field.toggleReveal()
-        field.moveCaret(.wordLeft)
-        field.moveCaret(.wordRight, extendingSelection: true)
-        let line = field.render(at: now)
-        for cell in line.cells { _ = field.withRevealedBytes(of: cell) { $0.count } }
-        try! field.toggleReveal()
+        try! field.revealSelectingWord(at: now)
         field.moveCaret(.end)
         try! field.paste(piece(16..<32))
         field.moveCaret(.start)

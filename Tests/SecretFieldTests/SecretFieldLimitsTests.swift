@@ -15,31 +15,55 @@ struct SecretFieldLimitsTests {
     return field
   }
 
-  @Test("a paste past the character limit is refused; one that fits exactly is taken")
-  func characterLimit() throws {
-    let limits = FieldLimits(maxCharacters: 10, maxBytes: 100)
-    var field = try busyField(limits: limits)
-    #expect(field.count == 7)
-    let before = field.snapshot
-    let error = fieldError { () throws(FieldError) in try field.paste("1234") }
-    #expect(error?.code == .tooManyCharacters)
-    #expect(error?.description.contains("10 characters") == true)
-    #expect(field.snapshot == before)
-    try field.paste("123")
-    #expect(field.count == 10, "control: up to the limit is fine")
+  /// A limit a busy field (7 characters, 7 bytes) meets: a paste one past
+  /// it, refused with `code` (and a message naming the limit, when given),
+  /// and one that fills it exactly.
+  struct Limit: CustomTestStringConvertible, Sendable {
+    enum Measure: Sendable { case characters, bytes }
+    let name: String
+    let limits: FieldLimits
+    let measure: Measure
+    let tooMuch: String
+    let code: FieldError.Code
+    var message: String? = nil
+    let fits: String
+    var testDescription: String { name }
+
+    var maximum: Int {
+      measure == .characters ? limits.maxCharacters : limits.maxBytes
+    }
+
+    func measured(_ field: borrowing SecretFieldState) -> Int {
+      switch measure {
+      case .characters: field.count
+      case .bytes: field.utf8Count
+      }
+    }
   }
 
-  @Test("a paste past the byte limit is refused; one that fits exactly is taken")
-  func byteLimit() throws {
-    let limits = FieldLimits(maxCharacters: 100, maxBytes: 12)
-    var field = try busyField(limits: limits)
-    #expect(field.utf8Count == 7)
+  @Test(
+    "a paste past the character or byte limit is refused; one that fits exactly is taken",
+    arguments: [
+      Limit(
+        name: "characters", limits: FieldLimits(maxCharacters: 10, maxBytes: 100),
+        measure: .characters, tooMuch: "1234", code: .tooManyCharacters,
+        message: "10 characters", fits: "123"),
+      Limit(
+        name: "bytes", limits: FieldLimits(maxCharacters: 100, maxBytes: 12), measure: .bytes,
+        tooMuch: "😀ab", code: .tooManyBytes, fits: "😀a"),
+    ])
+  func pasteLimit(_ limit: Limit) throws {
+    var field = try busyField(limits: limit.limits)
+    #expect(limit.measured(field) == 7)
     let before = field.snapshot
-    let error = fieldError { () throws(FieldError) in try field.paste("😀ab") }
-    #expect(error?.code == .tooManyBytes)
+    let error = fieldError { () throws(FieldError) in try field.paste(limit.tooMuch) }
+    #expect(error?.code == limit.code)
+    if let message = limit.message {
+      #expect(error?.description.contains(message) == true)
+    }
     #expect(field.snapshot == before)
-    try field.paste("😀a")
-    #expect(field.utf8Count == 12)
+    try field.paste(limit.fits)
+    #expect(limit.measured(field) == limit.maximum, "control: up to the limit is fine")
   }
 
   @Test("a combining mark fits under a full character limit; replacing a selection when full works")

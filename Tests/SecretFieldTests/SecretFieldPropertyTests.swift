@@ -1,21 +1,8 @@
 import Glibc
 import SecretField
 import SecureMemory
+import TestSupport
 import Testing
-
-/// SplitMix64: a small seeded generator, so a failing sequence can be replayed
-/// from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// Pieces of text the random sequences type and paste: ASCII words and symbols,
 /// and scalars that join into clusters only with their neighbours.
@@ -25,6 +12,14 @@ let textPieces: [String] = [
   "🇫", "🇷", "🇩🇪", "🏽", "👍🏽", "\u{1100}", "\u{1161}", "\u{11A8}", "각", "🏳️‍🌈", "क्ष", "\u{094D}",
   "\u{0600}", "\u{0D4E}",
 ]
+
+/// A few of `textPieces`, as many as `pieces` allows, joined: what one insert
+/// or paste of a random sequence carries.
+func randomText(pieces: ClosedRange<Int>, using random: inout SeededGenerator) -> String {
+  (0..<Int.random(in: pieces, using: &random)).map { _ in
+    textPieces.randomElement(using: &random)!
+  }.joined()
+}
 
 /// Inputs that every insert and paste must refuse.
 let badInputs: [[UInt8]] = [
@@ -108,16 +103,12 @@ struct SecretFieldPropertyTests {
         expected = oracle.edit(oracle.selection, with: piece, kind: .typed(now))
         thrown = fieldError { () throws(FieldError) in try field.insert(piece, at: now) }
       case 30..<36:
-        let text = (0..<Int.random(in: 2...5, using: &random)).map { _ in
-          textPieces.randomElement(using: &random)!
-        }.joined()
+        let text = randomText(pieces: 2...5, using: &random)
         log.append("insert \(text.debugDescription)")
         expected = oracle.edit(oracle.selection, with: text, kind: .typed(now))
         thrown = fieldError { () throws(FieldError) in try field.insert(text, at: now) }
       case 36..<42:
-        let text = (0..<Int.random(in: 1...8, using: &random)).map { _ in
-          textPieces.randomElement(using: &random)!
-        }.joined()
+        let text = randomText(pieces: 1...8, using: &random)
         log.append("paste \(text.debugDescription)")
         if configuration.policy.contains(.noPaste) {
           expected = .pasteRefused

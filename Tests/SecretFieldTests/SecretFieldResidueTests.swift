@@ -21,9 +21,7 @@ struct SecretFieldResidueTests {
       let marker = Marker(count: 32)
       let source = marker.unmaskedInSecureBuffer()
 
-      var field = try! SecretFieldState(
-        policy: [], limits: FieldLimits(maxCharacters: 200_000, maxBytes: 1 << 20),
-        obfuscationMode: .revealLastTyped(), storage: .sodium)
+      var field = try! SecretFieldState.forEditSession(storage: .sodium)
       var now = testEpoch
       source.withUnsafeBytes { plain in
         func piece(_ range: Range<Int>) -> UnsafeRawBufferPointer {
@@ -31,12 +29,7 @@ struct SecretFieldResidueTests {
         }
         try! field.insert("--")
         // Typed one key at a time, each shown as last typed and rendered.
-        for offset in 0..<8 {
-          now += .milliseconds(150)
-          try! field.insert(piece(offset..<offset + 1), at: now)
-          let line = field.render(at: now)
-          for cell in line.cells { _ = field.withRevealedBytes(of: cell) { $0.count } }
-        }
+        try! field.typeShowingEach(piece(0..<8), now: &now)
         try! field.insert("##")
         field.deleteBackward()
         field.deleteBackward()
@@ -45,12 +38,7 @@ struct SecretFieldResidueTests {
         field.moveCaret(.end)
         try! field.paste(piece(8..<16))
         // Revealed: word moves and rendering decode scalars from the text.
-        try! field.toggleReveal()
-        field.moveCaret(.wordLeft)
-        field.moveCaret(.wordRight, extendingSelection: true)
-        let line = field.render(at: now)
-        for cell in line.cells { _ = field.withRevealedBytes(of: cell) { $0.count } }
-        try! field.toggleReveal()
+        try! field.revealSelectingWord(at: now)
         field.moveCaret(.end)
         for offset in stride(from: 16, to: 32, by: 3) {
           try! field.insert(piece(offset..<min(offset + 3, 32)), at: now)

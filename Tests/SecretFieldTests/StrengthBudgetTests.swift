@@ -1,4 +1,5 @@
 import SecretField
+import TestSupport
 import Testing
 
 /// The work budget: a count of steps, so the same text under the same budget

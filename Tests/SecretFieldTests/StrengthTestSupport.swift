@@ -2,6 +2,7 @@ import CZxcvbn
 import Glibc
 import SecretField
 import SecureMemory
+import TestSupport
 
 /// Judges `password` (a test's oracle value, so a `String` is fine here) with
 /// a judge of `rules`.

@@ -11,17 +11,25 @@ import Testing
   "Residue: KernelKeyring keeps the payload out of ordinary memory",
   .enabled(if: KeyringOracle.isAvailable, "needs keyutils' keyctl and a user keyring"))
 struct KernelKeyringResidueTests {
+  /// Stores each of `markers`, unmasked in a secure buffer of its own, in one
+  /// new key (the later ones appended to its list), each buffer released once
+  /// stored; returns the key's name, for the test to remove.
+  static func keyHolding(_ markers: [Marker], purpose: String) -> String {
+    let name = KeyringOracle.uniqueName(purpose)
+    let keyring = KernelKeyring()
+    for marker in markers {
+      let secret = marker.unmaskedInSecureBuffer(capacity: 0)
+      try! keyring.store(secret, name: name, timeout: .seconds(30))
+    }
+    return name
+  }
+
   @Test("control: a marker planted in an ordinary array after the keyring's work is found")
   func control() async {
     await #expect(processExitsWith: .success) {
       let marker = Marker(count: 32)
-      let name = KeyringOracle.uniqueName("residue-control")
+      let name = KernelKeyringResidueTests.keyHolding([marker], purpose: "residue-control")
       defer { KeyringOracle.remove(name) }
-      let keyring = KernelKeyring()
-      do {
-        let secret = marker.unmaskedInSecureBuffer(capacity: 0)
-        try! keyring.store(secret, name: name, timeout: .seconds(30))
-      }
       ResidueControl.expectPlantedMarkerFound(marker)
     }
   }
@@ -66,15 +74,9 @@ struct KernelKeyringResidueTests {
     await #expect(processExitsWith: .success) {
       let first = Marker(count: 32)
       let second = Marker(count: 32)
-      let name = KeyringOracle.uniqueName("residue-read")
+      let name = KernelKeyringResidueTests.keyHolding([first, second], purpose: "residue-read")
       defer { KeyringOracle.remove(name) }
       let keyring = KernelKeyring()
-      do {
-        let one = first.unmaskedInSecureBuffer(capacity: 0)
-        try! keyring.store(one, name: name, timeout: .seconds(30))
-        let two = second.unmaskedInSecureBuffer(capacity: 0)
-        try! keyring.store(two, name: name, timeout: .seconds(30))
-      }
       let beforeRead = try! ResidueScanner().scan(for: first)
 
       let sealed = try! keyring.read(name: name)

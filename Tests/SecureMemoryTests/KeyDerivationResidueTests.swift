@@ -25,26 +25,15 @@ struct KeyDerivationResidueTests {
       let key = try! derivation.deriveKey(from: password)
       let keyMarker = key.withUnsafeBytes { Marker(maskingBytesIn: $0) }
 
-      let keyWhileHeld = try! ResidueScanner().scan(for: keyMarker)
-      let passwordWhileHeld = try! ResidueScanner().scan(for: passwordMarker)
+      var scans = ResidueScans()
+      scans.expect(1, of: keyMarker, "key while held")
+      scans.expect(1, of: passwordMarker, "password while held")
       _ = consume key
-      let keyAfterRelease = try! ResidueScanner().scan(for: keyMarker)
+      scans.expect(0, of: keyMarker, "key after release")
       _ = consume password
-      let passwordAfterRelease = try! ResidueScanner().scan(for: passwordMarker)
-
-      // Control, in the same process after the same work: copies in ordinary
-      // arrays are found.
-      let planted = (keyMarker.plainBytesForControl(), passwordMarker.plainBytesForControl())
-      let keyControl = try! ResidueScanner().scan(for: keyMarker)
-      let passwordControl = try! ResidueScanner().scan(for: passwordMarker)
-      withExtendedLifetime(planted) {}
-
-      #expect(keyWhileHeld.copies == 1, "\(keyWhileHeld)")
-      #expect(passwordWhileHeld.copies == 1, "\(passwordWhileHeld)")
-      #expect(keyAfterRelease.copies == 0, "\(keyAfterRelease)")
-      #expect(passwordAfterRelease.copies == 0, "\(passwordAfterRelease)")
-      #expect(keyControl.copies >= 1, "\(keyControl)")
-      #expect(passwordControl.copies >= 1, "\(passwordControl)")
+      scans.expect(0, of: passwordMarker, "password after release")
+      scans.expectControlFinds(keyMarker, passwordMarker)
+      scans.check()
     }
   }
 
@@ -68,17 +57,13 @@ struct KeyDerivationResidueTests {
       let stale = PasswordHash.needsRehash(hash, strength: .moderate)
       let limits = PasswordHash.Strength.sensitive.memoryLimit
       let keyMarker = key.withUnsafeBytes { Marker(maskingBytesIn: $0) }
-      let whileHeld = try! ResidueScanner().scan(for: keyMarker)
+      var scans = ResidueScans()
+      scans.expect(1, of: keyMarker, "key while held")
       _ = consume key
-      let afterRelease = try! ResidueScanner().scan(for: keyMarker)
-      let planted = keyMarker.plainBytesForControl()
-      let control = try! ResidueScanner().scan(for: keyMarker)
-      withExtendedLifetime(planted) {}
-
+      scans.expect(0, of: keyMarker, "key after release")
+      scans.expectControlFinds(keyMarker)
       #expect(same && stale && limits == 1 << 30)
-      #expect(whileHeld.copies == 1, "\(whileHeld)")
-      #expect(afterRelease.copies == 0, "\(afterRelease)")
-      #expect(control.copies >= 1, "\(control)")
+      scans.check()
     }
   }
 }

@@ -8,45 +8,29 @@ import Testing
 /// exit-test child.
 @Suite("PasswordHash leaves no copy of the password behind")
 struct PasswordHashResidueTests {
-  @Test("hashing and verifying leave the password only in its buffer, and nowhere after release")
-  func noResidueAfterHashing() async {
-    await #expect(processExitsWith: .success) {
+  @Test(
+    "hashing and verifying, a match or a wrong password, leave the password only in its buffer, and nowhere after release",
+    arguments: [true, false])
+  func noResidue(matching: Bool) async {
+    await #expect(processExitsWith: .success) { [matching] in
       let marker = Marker(count: 32)
       let password = marker.unmaskedInSecureBuffer()
-
-      let hash = try! PasswordHash(hashing: password)
+      // A match verifies against the password's own hash; a wrong password
+      // against another's.
+      let hash =
+        matching
+        ? try! PasswordHash(hashing: password)
+        : try! PasswordHash(
+          "$argon2id$v=19$m=8,t=1,p=1$MIoWXk0OLhRkluH+dt+GCg$CuV5QQTvDNK6wEyWd+4hHJe7l82t6/N/WsQHtsnF4wg"
+        )
       let matches = try! PasswordHash.verify(password, against: hash)
-      let afterHashing = try! ResidueScanner().scan(for: marker)
-
+      var scans = ResidueScans()
+      scans.expect(1, of: marker, "password after verifying, while held")
       _ = consume password
-      let afterRelease = try! ResidueScanner().scan(for: marker)
-
-      // Control, in the same process after the same work: a copy in an ordinary
-      // array is found.
-      let planted = marker.plainBytesForControl()
-      let control = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
-
-      #expect(matches)
-      #expect(afterHashing.copies == 1, "\(afterHashing)")
-      #expect(afterRelease.copies == 0, "\(afterRelease)")
-      #expect(control.copies >= 1, "\(control)")
-    }
-  }
-
-  @Test("a failed verification leaves no copy of the wrong password either")
-  func noResidueAfterMismatch() async {
-    await #expect(processExitsWith: .success) {
-      let marker = Marker(count: 32)
-      let hash = try! PasswordHash(
-        "$argon2id$v=19$m=8,t=1,p=1$MIoWXk0OLhRkluH+dt+GCg$CuV5QQTvDNK6wEyWd+4hHJe7l82t6/N/WsQHtsnF4wg"
-      )
-      let wrong = marker.unmaskedInSecureBuffer()
-      let matches = try! PasswordHash.verify(wrong, against: hash)
-      _ = consume wrong
-      let afterRelease = try! ResidueScanner().scan(for: marker)
-      #expect(!matches)
-      #expect(afterRelease.copies == 0, "\(afterRelease)")
+      scans.expect(0, of: marker, "password after release")
+      scans.expectControlFinds(marker)
+      #expect(matches == matching)
+      scans.check()
     }
   }
 }

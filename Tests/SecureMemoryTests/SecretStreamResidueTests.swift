@@ -20,36 +20,23 @@ struct SecretStreamResidueTests {
       let chunk = sealer.seal(original, isFinal: true)
       let header = sealer.header
       _ = consume sealer
-      let afterSealing = try! ResidueScanner().scan(for: plainMarker)
+      var scans = ResidueScans()
+      scans.expect(1, of: plainMarker, "plaintext after sealing")
       _ = consume original
-      let afterSealedRelease = try! ResidueScanner().scan(for: plainMarker)
+      scans.expect(0, of: plainMarker, "plaintext after the sealed buffer's release")
 
       var opener = try! SecretStream.Opener(key: key, header: header)
       var opened = try! SecureBuffer(capacity: 64)
       #expect(try! opener.open(chunk, into: &opened))
       _ = consume opener
-      let openedWhileHeld = try! ResidueScanner().scan(for: plainMarker)
-      let keyWhileHeld = try! ResidueScanner().scan(for: keyMarker)
+      scans.expect(1, of: plainMarker, "opened plaintext while held")
+      scans.expect(1, of: keyMarker, "key while held")
       _ = consume opened
-      let openedAfterRelease = try! ResidueScanner().scan(for: plainMarker)
+      scans.expect(0, of: plainMarker, "opened plaintext after release")
       _ = consume key
-      let keyAfterRelease = try! ResidueScanner().scan(for: keyMarker)
-
-      // Control, in the same process after the same work: copies in ordinary
-      // arrays are found.
-      let planted = (plainMarker.plainBytesForControl(), keyMarker.plainBytesForControl())
-      let plainControl = try! ResidueScanner().scan(for: plainMarker)
-      let keyControl = try! ResidueScanner().scan(for: keyMarker)
-      withExtendedLifetime(planted) {}
-
-      #expect(afterSealing.copies == 1, "\(afterSealing)")
-      #expect(afterSealedRelease.copies == 0, "\(afterSealedRelease)")
-      #expect(openedWhileHeld.copies == 1, "\(openedWhileHeld)")
-      #expect(keyWhileHeld.copies == 1, "\(keyWhileHeld)")
-      #expect(openedAfterRelease.copies == 0, "\(openedAfterRelease)")
-      #expect(keyAfterRelease.copies == 0, "\(keyAfterRelease)")
-      #expect(plainControl.copies >= 1, "\(plainControl)")
-      #expect(keyControl.copies >= 1, "\(keyControl)")
+      scans.expect(0, of: keyMarker, "key after release")
+      scans.expectControlFinds(plainMarker, keyMarker)
+      scans.check()
     }
   }
 
@@ -82,27 +69,20 @@ struct SecretStreamResidueTests {
       }
       let header = sealer.header
       _ = consume sealer
-      let afterSealing = try! ResidueScanner().scan(for: plainMarker)
+      var scans = ResidueScans()
+      scans.expect(0, of: plainMarker, "plaintext after sealing and its buffers' release")
 
       var opener = try! SecretStream.Opener(key: key, header: header)
       var opened = try! SecureBuffer(capacity: 16 * 65536)
       for chunk in chunks { _ = try! opener.open(chunk, into: &opened) }
       try! opener.finish()
-      let openedWhileHeld = try! ResidueScanner().scan(for: plainMarker)
+      scans.expect(1, of: plainMarker, "opened plaintext while held")
       _ = consume opened
       _ = consume key
-      let plainAfterRelease = try! ResidueScanner().scan(for: plainMarker)
-      let keyAfterRelease = try! ResidueScanner().scan(for: keyMarker)
-
-      let planted = plainMarker.plainBytesForControl()
-      let control = try! ResidueScanner().scan(for: plainMarker)
-      withExtendedLifetime(planted) {}
-
-      #expect(afterSealing.copies == 0, "\(afterSealing)")
-      #expect(openedWhileHeld.copies == 1, "\(openedWhileHeld)")
-      #expect(plainAfterRelease.copies == 0, "\(plainAfterRelease)")
-      #expect(keyAfterRelease.copies == 0, "\(keyAfterRelease)")
-      #expect(control.copies >= 1, "\(control)")
+      scans.expect(0, of: plainMarker, "plaintext after release")
+      scans.expect(0, of: keyMarker, "key after release")
+      scans.expectControlFinds(plainMarker)
+      scans.check()
     }
   }
 }

@@ -37,99 +37,90 @@ struct SecureArenaCrashTests {
     return held
   }
 
+  /// Where a test writes in a full slab: the first and last byte of its
+  /// first or last slot (the control), or past libsodium's 16-byte canary
+  /// before the first slot or after the last, into a guard page.
+  enum SlabEdge: String, Codable, Sendable, CaseIterable, CustomTestStringConvertible {
+    case insideFirstSlot
+    case insideLastSlot
+    case beforeFirstSlot
+    case pastLastSlot
+
+    var testDescription: String {
+      switch self {
+      case .insideFirstSlot: "the first and last byte of the first slot"
+      case .insideLastSlot: "the first and last byte of the last slot"
+      case .beforeFirstSlot: "before the first slot, past its canary"
+      case .pastLastSlot: "past the last slot's canary"
+      }
+    }
+
+    var faults: Bool { self == .beforeFirstSlot || self == .pastLastSlot }
+    var inLastSlot: Bool { self == .insideLastSlot || self == .pastLastSlot }
+
+    /// The offsets from a slot's first byte to write at.
+    func offsets(capacity: Int) -> [Int] {
+      switch self {
+      case .insideFirstSlot, .insideLastSlot: [0, capacity - 1]
+      case .beforeFirstSlot: [-16 - 1]
+      case .pastLastSlot: [capacity + 16]
+      }
+    }
+  }
+
   @Test(
-    "control: the first and last byte of every slot, and both canaries' neighbours, are writable in a window",
-    arguments: [false, true])
-  func inBoundsWritesAreAllowed(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .success) { [inSecretMemory] in
-      let arena = try! SecureArena(name: "control", storage: arenaStorage(inSecretMemory))
+    "writes inside the first and last slot of a full slab are allowed (control); before the first slot's canary one hits the leading guard page, past the last slot's the trailing one",
+    arguments: SlabEdge.allCases, [false, true])
+  func writeAtSlabEdge(_ edge: SlabEdge, inSecretMemory: Bool) async {
+    await #expect(processExitsWith: edge.faults ? .signal(SIGSEGV) : .success) {
+      [edge, inSecretMemory] in
+      let arena = try! SecureArena(name: "edges", storage: arenaStorage(inSecretMemory))
       let buffers = SecureArenaCrashTests.fullSlab(in: arena)
       #expect(buffers.count == 1365)
-      for held in [buffers[0], buffers[buffers.count - 1]] {
-        let capacity = held.buffer.capacity
-        try! held.buffer.append([1])
-        held.buffer.withUnsafeMutableBytes { bytes in
-          bytes.baseAddress!.storeBytes(of: 7, as: UInt8.self)
-          (bytes.baseAddress! + capacity - 1).storeBytes(of: 7, as: UInt8.self)
+      let slot = edge.inLastSlot ? buffers[buffers.count - 1] : buffers[0]
+      let capacity = slot.buffer.capacity
+      try! slot.buffer.append([1])
+      slot.buffer.withUnsafeMutableBytes { bytes in
+        for offset in edge.offsets(capacity: capacity) {
+          (bytes.baseAddress! + offset).storeBytes(of: 7, as: UInt8.self)
         }
       }
     }
   }
 
   @Test(
-    "writing before the first slot of a slab, past libsodium's canary, hits the leading guard page",
-    arguments: [false, true])
-  func guardPageBefore(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
-      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
-      var buffer = try! SecureBuffer(in: arena)
-      try! buffer.append([1])
-      buffer.withUnsafeMutableBytes { bytes in
-        (bytes.baseAddress! - 16 - 1).storeBytes(of: 7, as: UInt8.self)
-      }
-    }
-  }
-
-  @Test(
-    "writing past the canary of the last slot of a slab hits the trailing guard page",
-    arguments: [false, true])
-  func guardPageAfter(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
-      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
-      let buffers = SecureArenaCrashTests.fullSlab(in: arena)
-      let last = buffers[buffers.count - 1]
-      let capacity = last.buffer.capacity
-      try! last.buffer.append([1])
-      last.buffer.withUnsafeMutableBytes { bytes in
-        (bytes.baseAddress! + capacity + 16).storeBytes(of: 7, as: UInt8.self)
-      }
-    }
-  }
-
-  @Test("reading through a pointer kept from a closed window faults", arguments: [false, true])
-  func readAfterWindowCloses(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+    "reading through a pointer kept from a closed window, or writing through a read window, faults",
+    arguments: WindowMisuse.allCases, [false, true])
+  func windowMisuseFaults(_ misuse: WindowMisuse, inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [misuse, inSecretMemory] in
       let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       var buffer = try! SecureBuffer(in: arena)
       try! buffer.append([42])
-      let escaped = buffer.withUnsafeBytes { $0.baseAddress! }
-      print(escaped.load(as: UInt8.self))
-    }
-  }
-
-  @Test("writing through a read window faults", arguments: [false, true])
-  func writeInReadWindow(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
-      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
-      var buffer = try! SecureBuffer(in: arena)
-      try! buffer.append([42])
-      buffer.withUnsafeBytes {
-        UnsafeMutableRawPointer(mutating: $0.baseAddress!).storeBytes(of: 1, as: UInt8.self)
-      }
+      misuse.commit(on: buffer)
     }
   }
 
   @Test(
     "the honest cost: a neighbour on the same page is readable while another secret's window is open, and faults once it closes",
-    arguments: [false, true])
-  func windowOpensTheWholePage(inSecretMemory: Bool) async {
-    // Inside: the neighbour's byte is read through a pointer from its own
-    // earlier window while only the other secret's window is open.
-    await #expect(processExitsWith: .success) { [inSecretMemory] in
+    arguments: [false, true], [false, true])
+  func windowOpensTheWholePage(afterClose: Bool, inSecretMemory: Bool) async {
+    // The neighbour's byte is read through a pointer from its own earlier
+    // window: inside, while only the other secret's window is open; after,
+    // once that window closed too.
+    await #expect(processExitsWith: afterClose ? .signal(SIGSEGV) : .success) {
+      [afterClose, inSecretMemory] in
       let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
       let neighbour = try! arenaBuffer([42], in: arena)
       let other = try! arenaBuffer([7], in: arena)
       let escaped = neighbour.withUnsafeBytes { $0.baseAddress! }
-      let value = other.withUnsafeBytes { _ in escaped.load(as: UInt8.self) }
+      let value: UInt8
+      if afterClose {
+        other.withUnsafeBytes { _ in }
+        value = escaped.load(as: UInt8.self)
+      } else {
+        value = other.withUnsafeBytes { _ in escaped.load(as: UInt8.self) }
+      }
       if value != 42 { exit(1) }
-    }
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
-      let arena = try! SecureArena(storage: arenaStorage(inSecretMemory))
-      let neighbour = try! arenaBuffer([42], in: arena)
-      let other = try! arenaBuffer([7], in: arena)
-      let escaped = neighbour.withUnsafeBytes { $0.baseAddress! }
-      other.withUnsafeBytes { _ in }
-      print(escaped.load(as: UInt8.self))
     }
   }
 

@@ -21,16 +21,13 @@ struct SecureArenaResidueTests {
       let marker = Marker(count: 24)
       let arena = try! SecureArena(name: "residue control", storage: .sodium)
       var buffer = try! SecureBuffer(capacity: 24, in: arena)
-      let before = try! ResidueScanner().scan(for: marker)
+      var scans = ResidueScans()
+      scans.expect(0, of: marker, "before planting")
       plant(marker, in: &buffer)
-      let inSlot = try! ResidueScanner().scan(for: marker)
-      let planted = marker.plainBytesForControl()
-      let withArray = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
+      scans.expect(1, of: marker, "planted in a slot")
+      scans.expectControlFinds(marker, copies: 2)
       withExtendedLifetime(buffer) {}
-      #expect(before.copies == 0, "\(before)")
-      #expect(inSlot.copies == 1, "\(inSlot)")
-      #expect(withArray.copies == 2, "\(withArray)")
+      scans.check()
     }
   }
 
@@ -48,10 +45,10 @@ struct SecureArenaResidueTests {
       plant(markers[0], in: &left)
       plant(markers[1], in: &middle)
       plant(markers[2], in: &right)
-      let alive = try! markers.map { try ResidueScanner().scan(for: $0) }
-
+      var scans = ResidueScans()
+      scans.expect([1, 1, 1], of: markers, "left, middle, right alive")
       _ = consume middle
-      let afterFree = try! markers.map { try ResidueScanner().scan(for: $0) }
+      scans.expect([1, 0, 1], of: markers, "after the middle slot's free")
 
       // The freed slot is handed out again, zeroed.
       var reused = try! SecureBuffer(capacity: 32, in: arena)
@@ -62,8 +59,7 @@ struct SecureArenaResidueTests {
       withExtendedLifetime(left) {}
       withExtendedLifetime(right) {}
 
-      #expect(alive.map(\.copies) == [1, 1, 1], "\(alive)")
-      #expect(afterFree.map(\.copies) == [1, 0, 1], "\(afterFree)")
+      scans.check()
       #expect(reusedAddress == middleAddress)
       #expect(reusedIsZero)
     }
@@ -76,17 +72,17 @@ struct SecureArenaResidueTests {
       let arena = try! SecureArena(name: "residue growth", storage: .sodium)
       var buffer = try! SecureBuffer(capacity: 32, in: arena)
       plant(marker, in: &buffer)
-      var counts: [Int] = []
+      var scans = ResidueScans()
       for size in [64, 200, 1000, 2048, 5000] {
         try! buffer.reserveCapacity(size)
-        counts.append(try! ResidueScanner().scan(for: marker).copies)
+        scans.expect(1, of: marker, "after growing to \(size) bytes")
       }
       let inArenaAtEnd = buffer.isInArena
       _ = consume buffer
-      let afterRelease = try! ResidueScanner().scan(for: marker)
-      #expect(counts == [1, 1, 1, 1, 1], "\(counts)")
+      scans.expect(0, of: marker, "after release")
+      scans.expectControlFinds(marker)
       #expect(!inArenaAtEnd)
-      #expect(afterRelease.copies == 0, "\(afterRelease)")
+      scans.check()
     }
   }
 }

@@ -3,29 +3,22 @@ import SecureMemory
 import Testing
 
 /// Each protection is shown by the crash it causes, beside a control that does
-/// the same thing inside the bounds and must exit cleanly.
+/// the same thing inside the bounds and must exit cleanly; those a sodium and a
+/// secret-memory buffer share run in both.
 @Suite("SecureBuffer protections end the process on misuse")
 struct SecureBufferCrashTests {
-  @Test("writing the last byte of capacity is allowed (control)")
-  func lastByteIsWritable() async {
-    await #expect(processExitsWith: .success) {
-      var buffer = try! SecureBuffer(capacity: 64)
+  @Test(
+    "writing the last byte of capacity is allowed (control) and one byte past it hits the trailing guard page, in sodium or secret memory",
+    arguments: [false, true], [false, true])
+  func writeAtTheEnd(pastCapacity: Bool, inSecretMemory: Bool) async {
+    await #expect(processExitsWith: pastCapacity ? .signal(SIGSEGV) : .success) {
+      [pastCapacity, inSecretMemory] in
+      var buffer = try! SecureBuffer(capacity: 64, storage: arenaStorage(inSecretMemory))
       let capacity = buffer.capacity
       try! buffer.append([UInt8(1)])
+      let offset = pastCapacity ? capacity : capacity - 1
       buffer.withUnsafeMutableBytes { bytes in
-        (bytes.baseAddress! + capacity - 1).storeBytes(of: 7, as: UInt8.self)
-      }
-    }
-  }
-
-  @Test("writing one byte past the end of capacity hits the guard page")
-  func writePastCapacity() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      var buffer = try! SecureBuffer(capacity: 64)
-      let capacity = buffer.capacity
-      try! buffer.append([UInt8(1)])
-      buffer.withUnsafeMutableBytes { bytes in
-        (bytes.baseAddress! + capacity).storeBytes(of: 7, as: UInt8.self)
+        (bytes.baseAddress! + offset).storeBytes(of: 7, as: UInt8.self)
       }
     }
   }
@@ -40,32 +33,23 @@ struct SecureBufferCrashTests {
     }
   }
 
-  @Test("reading through a pointer kept from a closed window faults")
-  func readAfterWindowCloses() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      var buffer = try! SecureBuffer(capacity: 8)
+  @Test(
+    "reading through a pointer kept from a closed window, or writing through a read-only one, faults, in sodium or secret memory",
+    arguments: WindowMisuse.allCases, [false, true])
+  func windowMisuseFaults(_ misuse: WindowMisuse, inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .signal(SIGSEGV)) { [misuse, inSecretMemory] in
+      var buffer = try! SecureBuffer(capacity: 8, storage: arenaStorage(inSecretMemory))
       try! buffer.append([UInt8(42)])
-      let escaped = buffer.withUnsafeBytes { $0.baseAddress! }
-      let value = escaped.load(as: UInt8.self)
-      print(value)
+      misuse.commit(on: buffer)
     }
   }
 
-  @Test("writing through a read-only window faults")
-  func writeInReadWindow() async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) {
-      var buffer = try! SecureBuffer(capacity: 8)
-      try! buffer.append([UInt8(42)])
-      buffer.withUnsafeBytes {
-        UnsafeMutableRawPointer(mutating: $0.baseAddress!).storeBytes(of: 1, as: UInt8.self)
-      }
-    }
-  }
-
-  @Test("releasing an intact buffer exits cleanly (control)")
-  func releaseIntact() async {
-    await #expect(processExitsWith: .success) {
-      var buffer = try! SecureBuffer(capacity: 8)
+  @Test(
+    "releasing an intact buffer exits cleanly (control for the canary), in sodium or secret memory",
+    arguments: [false, true])
+  func releaseIntact(inSecretMemory: Bool) async {
+    await #expect(processExitsWith: .success) { [inSecretMemory] in
+      var buffer = try! SecureBuffer(capacity: 8, storage: arenaStorage(inSecretMemory))
       try! buffer.append([UInt8(42)])
       _ = consume buffer
     }

@@ -17,18 +17,14 @@ struct SharedSecureRegionResidueTests {
       var input = try! SecureBuffer(capacity: 32, sharing: region)
       plant(marker, in: &input)
       plant(other, in: &field)
-      let held = try! ResidueScanner().scan(for: marker)
+      var scans = ResidueScans()
+      scans.expect(1, of: marker, "input's marker while held")
       _ = consume input
-      let dropped = try! ResidueScanner().scan(for: marker)
-      let neighbour = try! ResidueScanner().scan(for: other)
-      let planted = marker.plainBytesForControl()
-      let control = try! ResidueScanner().scan(for: marker)
-      withExtendedLifetime(planted) {}
+      scans.expect(0, of: marker, "input's marker once dropped")
+      scans.expect(1, of: other, "the neighbouring field's marker")
+      scans.expectControlFinds(marker, copies: 1)
       withExtendedLifetime(field) {}
-      #expect(held.copies == 1, "\(held)")
-      #expect(dropped.copies == 0, "\(dropped)")
-      #expect(neighbour.copies == 1, "\(neighbour)")
-      #expect(control.copies == 1, "\(control)")
+      scans.check()
     }
   }
 }

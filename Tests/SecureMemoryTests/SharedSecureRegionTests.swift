@@ -70,82 +70,82 @@ struct SharedSecureRegionTests {
     }
   }
 
+  /// Where a test writes in a region: the first and last byte of its one
+  /// buffer (the control), one past the first of two buffers, or before the
+  /// region's lowest byte past its canaries.
+  enum RegionEdge: String, Codable, Sendable, CaseIterable, CustomTestStringConvertible {
+    case inside
+    case pastFirstBuffer
+    case beforeLowestByte
+
+    var testDescription: String {
+      switch self {
+      case .inside: "the first and last byte of a buffer"
+      case .pastFirstBuffer: "one past the first buffer's end"
+      case .beforeLowestByte: "before the region's lowest byte"
+      }
+    }
+
+    var faults: Bool { self != .inside }
+
+    /// The buffers the region holds; the test writes in the first.
+    var sizes: [Int] { self == .pastFirstBuffer ? [64, 16] : [4048] }
+
+    /// The offsets from the first buffer's first byte to write at. One page
+    /// holds libsodium's canary, 16 bytes unused, the buffer's canary and the
+    /// buffer (4,048 bytes): 49 bytes before the buffer is the guard page.
+    func offsets(capacity: Int) -> [Int] {
+      switch self {
+      case .inside: [0, capacity - 1]
+      case .pastFirstBuffer: [capacity]
+      case .beforeLowestByte: [-48 - 1]
+      }
+    }
+  }
+
   @Test(
-    "control: the first and last byte of each buffer are writable in a window",
-    arguments: [false, true])
-  func inBoundsWritesAreAllowed(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .success) { [inSecretMemory] in
+    "the first and last byte of a buffer are writable (control); past the first buffer's end a write hits the trailing guard page, before the region's lowest byte the leading one",
+    arguments: RegionEdge.allCases, [false, true])
+  func writeAtRegionEdge(_ edge: RegionEdge, inSecretMemory: Bool) async {
+    await #expect(processExitsWith: edge.faults ? .signal(SIGSEGV) : .success) {
+      [edge, inSecretMemory] in
       let region = try! SharedSecureRegion(
-        holding: [4048], storage: arenaStorage(inSecretMemory))
-      var buffer = try! SecureBuffer(capacity: 4048, sharing: region)
+        holding: edge.sizes, storage: arenaStorage(inSecretMemory))
+      var buffer = try! SecureBuffer(capacity: edge.sizes[0], sharing: region)
+      let others = edge.sizes.dropFirst().map {
+        HeldBuffer(try! SecureBuffer(capacity: $0, sharing: region))
+      }
       try! buffer.append([1])
       let capacity = buffer.capacity
       buffer.withUnsafeMutableBytes { bytes in
-        bytes.baseAddress!.storeBytes(of: 7, as: UInt8.self)
-        (bytes.baseAddress! + capacity - 1).storeBytes(of: 7, as: UInt8.self)
+        for offset in edge.offsets(capacity: capacity) {
+          (bytes.baseAddress! + offset).storeBytes(of: 7, as: UInt8.self)
+        }
       }
+      withExtendedLifetime(others) {}
     }
   }
 
   @Test(
-    "writing past the first buffer's end hits the trailing guard page", arguments: [false, true])
-  func guardPageAfter(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
-      let region = try! SharedSecureRegion(
-        holding: [64, 16], storage: arenaStorage(inSecretMemory))
-      var buffer = try! SecureBuffer(capacity: 64, sharing: region)
-      let other = try! SecureBuffer(capacity: 16, sharing: region)
-      let capacity = buffer.capacity
-      try! buffer.append([1])
-      buffer.withUnsafeMutableBytes { bytes in
-        (bytes.baseAddress! + capacity).storeBytes(of: 7, as: UInt8.self)
-      }
-      withExtendedLifetime(other) {}
-    }
-  }
-
-  @Test(
-    "writing before a region's lowest byte, past its canaries, hits the leading guard page",
-    arguments: [false, true])
-  func guardPageBefore(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
-      // One page: libsodium's canary, 16 bytes unused, the buffer's canary, the
-      // buffer (4,048 bytes); 49 bytes before the buffer is the guard page.
-      let region = try! SharedSecureRegion(
-        holding: [4048], storage: arenaStorage(inSecretMemory))
-      var buffer = try! SecureBuffer(capacity: 4048, sharing: region)
-      try! buffer.append([1])
-      buffer.withUnsafeMutableBytes { bytes in
-        (bytes.baseAddress! - 48 - 1).storeBytes(of: 7, as: UInt8.self)
-      }
-    }
-  }
-
-  @Test(
-    "reading a buffer through a pointer kept from a closed window faults", arguments: [false, true])
-  func readAfterWindowCloses(inSecretMemory: Bool) async {
-    await #expect(processExitsWith: .signal(SIGSEGV)) { [inSecretMemory] in
+    "reading a buffer through a pointer kept from a closed window faults; the same read inside a window on the other buffer succeeds (control)",
+    arguments: [true, false], [false, true])
+  func readThroughKeptPointer(afterClose: Bool, inSecretMemory: Bool) async {
+    await #expect(processExitsWith: afterClose ? .signal(SIGSEGV) : .success) {
+      [afterClose, inSecretMemory] in
       let region = try! SharedSecureRegion(
         holding: [64, 16], storage: arenaStorage(inSecretMemory))
       let first = try! SecureBuffer(capacity: 64, sharing: region)
       var second = try! SecureBuffer(capacity: 16, sharing: region)
       try! second.append([42])
       let escaped = second.withUnsafeBytes { $0.baseAddress! }
-      withExtendedLifetime(first) {}
-      print(escaped.load(as: UInt8.self))
-    }
-  }
-
-  @Test("control: the same read inside a window on the other buffer succeeds")
-  func readInsideAnotherWindow() async {
-    await #expect(processExitsWith: .success) {
-      let region = try! SharedSecureRegion(holding: [64, 16])
-      let first = try! SecureBuffer(capacity: 64, sharing: region)
-      var second = try! SecureBuffer(capacity: 16, sharing: region)
-      try! second.append([42])
-      let escaped = second.withUnsafeBytes { $0.baseAddress! }
-      let value = first.withUnsafeBytes { _ in escaped.load(as: UInt8.self) }
-      #expect(value == 42)
+      let value: UInt8
+      if afterClose {
+        withExtendedLifetime(first) {}
+        value = escaped.load(as: UInt8.self)
+      } else {
+        value = first.withUnsafeBytes { _ in escaped.load(as: UInt8.self) }
+      }
+      if value != 42 { exit(1) }
     }
   }
 
