@@ -1,3 +1,5 @@
+public import SecureMemory
+
 /// A password agent's own operation failed: the request directory could not be
 /// read or watched, or the reply could not be sent.
 ///
@@ -5,36 +7,7 @@
 /// ``AgentError``: the scan skips it with a ``SkippedRequest``.
 public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What failed. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case directoryUnreadable, watchFailed, replyFailed, socketPathTooLong, socketReplaced
-      case replyNotRead, replyInterrupted
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
-
-    /// The request directory could not be opened or listed.
-    public static let directoryUnreadable = Code(.directoryUnreadable)
-    /// The directory could not be watched with inotify.
-    public static let watchFailed = Code(.watchFailed)
-    /// The reply datagram could not be sent (`socket` or `sendmsg` failed).
-    public static let replyFailed = Code(.replyFailed)
-    /// The socket path does not fit a `sockaddr_un` (107 bytes).
-    public static let socketPathTooLong = Code(.socketPathTooLong)
-    /// The request's socket is gone, or is no longer the socket the scan
-    /// checked (swapped for a link or another socket): nothing was sent.
-    public static let socketReplaced = Code(.socketReplaced)
-    /// The asker's socket did not make room for the answer before the
-    /// deadline (it does not read): the answer was dropped.
-    public static let replyNotRead = Code(.replyNotRead)
-    /// The wait for room in the asker's socket was ended by the caller (its
-    /// interruption descriptor became readable: a signal came): the answer
-    /// was dropped.
-    public static let replyInterrupted = Code(.replyInterrupted)
-
-    /// The code's name, as in `replyFailed`.
-    public var description: String { value.rawValue }
-  }
+  public typealias Code = ErrorCode<AgentError>
 
   /// What failed.
   public let code: Code
@@ -65,4 +38,25 @@ public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
       }
     return errno.map { "\(what): \(AgentSystem.describe($0))" } ?? what
   }
+}
+
+extension ErrorCode where Failure == AgentError {
+  /// The request directory could not be opened or listed.
+  public static var directoryUnreadable: Self { Self("directoryUnreadable") }
+  /// The directory could not be watched with inotify.
+  public static var watchFailed: Self { Self("watchFailed") }
+  /// The reply datagram could not be sent (`socket` or `sendmsg` failed).
+  public static var replyFailed: Self { Self("replyFailed") }
+  /// The socket path does not fit a `sockaddr_un` (107 bytes).
+  public static var socketPathTooLong: Self { Self("socketPathTooLong") }
+  /// The request's socket is gone, or is no longer the socket the scan
+  /// checked (swapped for a link or another socket): nothing was sent.
+  public static var socketReplaced: Self { Self("socketReplaced") }
+  /// The asker's socket did not make room for the answer before the
+  /// deadline (it does not read): the answer was dropped.
+  public static var replyNotRead: Self { Self("replyNotRead") }
+  /// The wait for room in the asker's socket was ended by the caller (its
+  /// interruption descriptor became readable: a signal came): the answer
+  /// was dropped.
+  public static var replyInterrupted: Self { Self("replyInterrupted") }
 }

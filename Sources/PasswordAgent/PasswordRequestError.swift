@@ -1,41 +1,18 @@
+public import SecureMemory
+
 /// Why the bytes of a request file are not a request.
 ///
 /// Compare by ``code``; show ``description``, which names the line where there
 /// is one. Never carries the file's text, which came from outside.
 public struct PasswordRequestError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What is wrong. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case tooLarge, notUTF8, containsNul, malformedLine, noAskSection, missingSocket
-      case invalidValue
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
-
-    /// Longer than ``PasswordRequest/maximumFileSize``.
-    public static let tooLarge = Code(.tooLarge)
-    /// Not UTF-8.
-    public static let notUTF8 = Code(.notUTF8)
-    /// Holds a NUL byte.
-    public static let containsNul = Code(.containsNul)
-    /// A line that is neither a `[Section]`, a comment nor `Key=Value`.
-    public static let malformedLine = Code(.malformedLine)
-    /// No `[Ask]` section.
-    public static let noAskSection = Code(.noAskSection)
-    /// No `Socket=`, or an empty one.
-    public static let missingSocket = Code(.missingSocket)
-    /// A known key with a value it cannot take (`NotAfter=soon`, `Echo=maybe`).
-    public static let invalidValue = Code(.invalidValue)
-
-    /// The code's name, as in `missingSocket`.
-    public var description: String { value.rawValue }
-  }
+  public typealias Code = ErrorCode<PasswordRequestError>
 
   /// What is wrong.
   public let code: Code
   /// The line (from 1) where it is, when it is on one line.
   public let line: Int?
-  /// The key whose value is wrong, for ``Code/invalidValue``.
+  /// The key whose value is wrong, for `Code.invalidValue`.
   public let key: String?
 
   init(_ code: Code, line: Int? = nil, key: String? = nil) {
@@ -57,4 +34,21 @@ public struct PasswordRequestError: Error, Sendable, Hashable, CustomStringConve
     default: "\(key ?? "a key") has a value it cannot take\(at)"
     }
   }
+}
+
+extension ErrorCode where Failure == PasswordRequestError {
+  /// Longer than ``PasswordRequest/maximumFileSize``.
+  public static var tooLarge: Self { Self("tooLarge") }
+  /// Not UTF-8.
+  public static var notUTF8: Self { Self("notUTF8") }
+  /// Holds a NUL byte.
+  public static var containsNul: Self { Self("containsNul") }
+  /// A line that is neither a `[Section]`, a comment nor `Key=Value`.
+  public static var malformedLine: Self { Self("malformedLine") }
+  /// No `[Ask]` section.
+  public static var noAskSection: Self { Self("noAskSection") }
+  /// No `Socket=`, or an empty one.
+  public static var missingSocket: Self { Self("missingSocket") }
+  /// A known key with a value it cannot take (`NotAfter=soon`, `Echo=maybe`).
+  public static var invalidValue: Self { Self("invalidValue") }
 }

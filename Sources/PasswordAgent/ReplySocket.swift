@@ -15,9 +15,9 @@ import SystemCalls
 ///
 /// Non-blocking: an asker whose socket does not read (its queue full) never
 /// holds the agent. ``answer(_:until:interruptedBy:)`` waits for room until
-/// its deadline, then gives up (``AgentError/Code/replyNotRead``), or until
+/// its deadline, then gives up (`AgentError.Code.replyNotRead`), or until
 /// the caller's interruption descriptor is readable (a signal came:
-/// ``AgentError/Code/replyInterrupted``); the answer is dropped, never
+/// `AgentError.Code.replyInterrupted`); the answer is dropped, never
 /// queued in ordinary memory.
 ///
 /// `~Copyable`: one owner closes the descriptor.

@@ -1,63 +1,20 @@
-import SecureMemory
+public import SecureMemory
 
 /// Why a field refused an edit or a request, in words a user can act on.
 ///
 /// Whenever a ``SecretFieldState`` method throws one, the field is exactly as it
 /// was before the call: text, caret, selection and reveal state. Compare by
-/// ``code``; show ``description`` to a user. The description never contains the
+/// `code`; show `description` to a user. The description never contains the
 /// field's content.
-public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct FieldError: CodedError {
   /// What kind of refusal this is. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case copyRefused, cutRefused, pasteRefused, revealRefused
-      case tooManyCharacters, tooManyBytes, invalidUTF8, controlCharacter
-      case ambiguousEdit, outOfSync, memoryUnavailable
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+  public typealias Code = ErrorCode<FieldError>
 
-    /// Copying is refused by ``FieldPolicy/noCopy``.
-    public static let copyRefused = Code(.copyRefused)
-    /// Cutting is refused by ``FieldPolicy/noCut``.
-    public static let cutRefused = Code(.cutRefused)
-    /// Pasting is refused by ``FieldPolicy/noPaste``.
-    public static let pasteRefused = Code(.pasteRefused)
-    /// Revealing is refused while the screen is captured under
-    /// ``FieldPolicy/maskOnCapture``.
-    public static let revealRefused = Code(.revealRefused)
-    /// The edit would pass ``FieldLimits/maxCharacters``.
-    public static let tooManyCharacters = Code(.tooManyCharacters)
-    /// The edit would pass ``FieldLimits/maxBytes``.
-    public static let tooManyBytes = Code(.tooManyBytes)
-    /// The text to insert is not well-formed UTF-8.
-    public static let invalidUTF8 = Code(.invalidUTF8)
-    /// The text to insert holds a control character (C0, DEL or C1).
-    public static let controlCharacter = Code(.controlCharacter)
-    /// A host's masked snapshot fits more than one edit, or none that replaces the
-    /// selection; the adapter will not guess.
-    public static let ambiguousEdit = Code(.ambiguousEdit)
-    /// A host's range, selection or display line does not match the field.
-    public static let outOfSync = Code(.outOfSync)
-    /// The secure buffer could not grow (see `SecureMemoryError`).
-    public static let memoryUnavailable = Code(.memoryUnavailable)
+  /// What it says: its code, the `errno` where there is one, its sentence.
+  public let details: ErrorDetails<FieldError>
 
-    /// The code's name, as in `copyRefused`.
-    public var description: String { value.rawValue }
-  }
-
-  /// What kind of refusal this is.
-  public let code: Code
-  /// The `errno` behind a ``Code/memoryUnavailable``, where the kernel gave one.
-  public let errno: Int32?
-  /// A sentence that says what was refused, why, and what to do about it.
-  public let description: String
-
-  init(_ code: Code, errno: Int32? = nil, _ description: String) {
-    self.code = code
-    self.errno = errno
-    self.description = description
-  }
+  /// An error that says `details`.
+  public init(details: ErrorDetails<FieldError>) { self.details = details }
 }
 
 extension FieldError {
@@ -101,4 +58,31 @@ extension FieldError {
   static func memoryUnavailable(_ error: SecureMemoryError) -> FieldError {
     FieldError(.memoryUnavailable, errno: error.errno, error.description)
   }
+}
+
+extension ErrorCode where Failure == FieldError {
+  /// Copying is refused by ``FieldPolicy/noCopy``.
+  public static var copyRefused: Self { Self("copyRefused") }
+  /// Cutting is refused by ``FieldPolicy/noCut``.
+  public static var cutRefused: Self { Self("cutRefused") }
+  /// Pasting is refused by ``FieldPolicy/noPaste``.
+  public static var pasteRefused: Self { Self("pasteRefused") }
+  /// Revealing is refused while the screen is captured under
+  /// ``FieldPolicy/maskOnCapture``.
+  public static var revealRefused: Self { Self("revealRefused") }
+  /// The edit would pass ``FieldLimits/maxCharacters``.
+  public static var tooManyCharacters: Self { Self("tooManyCharacters") }
+  /// The edit would pass ``FieldLimits/maxBytes``.
+  public static var tooManyBytes: Self { Self("tooManyBytes") }
+  /// The text to insert is not well-formed UTF-8.
+  public static var invalidUTF8: Self { Self("invalidUTF8") }
+  /// The text to insert holds a control character (C0, DEL or C1).
+  public static var controlCharacter: Self { Self("controlCharacter") }
+  /// A host's masked snapshot fits more than one edit, or none that replaces the
+  /// selection; the adapter will not guess.
+  public static var ambiguousEdit: Self { Self("ambiguousEdit") }
+  /// A host's range, selection or display line does not match the field.
+  public static var outOfSync: Self { Self("outOfSync") }
+  /// The secure buffer could not grow (see `SecureMemoryError`).
+  public static var memoryUnavailable: Self { Self("memoryUnavailable") }
 }

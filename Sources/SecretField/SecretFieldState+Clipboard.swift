@@ -7,7 +7,7 @@ extension SecretFieldState {
   /// The bytes are readable only while `body` runs; what the host's clipboard
   /// does with a copy is outside the field's control.
   ///
-  /// - Throws: ``FieldError`` with code ``FieldError/Code/copyRefused`` under
+  /// - Throws: ``FieldError`` with code `FieldError.Code.copyRefused` under
   ///   ``FieldPolicy/noCopy``; `body` is not called.
   public func copy<Result: ~Copyable>(
     _ body: (UnsafeRawBufferPointer) -> Result
@@ -19,7 +19,7 @@ extension SecretFieldState {
   /// Hands the selected bytes to `body`, then deletes them, unless the policy
   /// forbids it.
   ///
-  /// - Throws: ``FieldError`` with code ``FieldError/Code/cutRefused`` under
+  /// - Throws: ``FieldError`` with code `FieldError.Code.cutRefused` under
   ///   ``FieldPolicy/noCut``; `body` is not called and nothing changes.
   public mutating func cut<Result: ~Copyable>(
     _ body: (UnsafeRawBufferPointer) -> Result

@@ -28,7 +28,7 @@ extension SecretFieldState {
   /// UIKit does not say whether an edit is a paste, so ``FieldPolicy/noPaste`` is
   /// for the host to enforce (turn off the paste action).
   ///
-  /// - Throws: ``FieldError`` with code ``FieldError/Code/outOfSync`` when `line`
+  /// - Throws: ``FieldError`` with code `FieldError.Code.outOfSync` when `line`
   ///   is not this field's current line or the range is out of bounds or splits a
   ///   character, and as ``insert(_:at:)-(UnsafeRawBufferPointer,_)`` does. The field is then unchanged.
   public mutating func replace(
@@ -106,7 +106,7 @@ extension SecretFieldState {
   ///   of the deleted range for a backward deletion, at the old caret for a
   ///   forward one.
   ///
-  /// It never guesses. It throws ``FieldError/Code/ambiguousEdit`` when the new text
+  /// It never guesses. It throws `FieldError.Code.ambiguousEdit` when the new text
   /// contains a scalar of the mask glyph (typed glyphs cannot be told from masked
   /// characters), when the change is not at the previous selection, when a
   /// deletion could be on either side of the caret and `caretAfterEdit` does not

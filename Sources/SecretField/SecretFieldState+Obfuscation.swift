@@ -7,7 +7,7 @@ extension SecretFieldState {
   /// field that reveals the last typed character does so again after a round
   /// trip. Hides the last-typed character.
   ///
-  /// - Throws: ``FieldError`` with code ``FieldError/Code/revealRefused`` when
+  /// - Throws: ``FieldError`` with code `FieldError.Code.revealRefused` when
   ///   revealing while captured under ``FieldPolicy/maskOnCapture``; the field is
   ///   then unchanged. Masking is never refused.
   public mutating func toggleReveal() throws(FieldError) {
@@ -19,7 +19,7 @@ extension SecretFieldState {
   /// A masked mode set here is the one ``toggleReveal()`` returns to. Hides the
   /// last-typed character.
   ///
-  /// - Throws: ``FieldError`` with code ``FieldError/Code/revealRefused`` for
+  /// - Throws: ``FieldError`` with code `FieldError.Code.revealRefused` for
   ///   `.visible` while captured under ``FieldPolicy/maskOnCapture``; the field is
   ///   then unchanged.
   public mutating func setObfuscationMode(_ mode: ObfuscationMode) throws(FieldError) {

@@ -1,3 +1,4 @@
+import SecureMemory
 import ToolSupport
 
 /// `secretfield-window credential [OPTIONS] get|store|erase`: git's

@@ -19,10 +19,10 @@ public import SecureMemory
 public protocol SecretAsking: Sendable, Hashable {
   /// Asks, and returns the secret in secure memory.
   ///
-  /// - Throws: ``SecretSourceError``: ``SecretSourceError/Code/promptFailed``
+  /// - Throws: ``SecretSourceError``: `SecretSourceError.Code.promptFailed`
   ///   when the asking could not happen (no terminal, no display), with the
   ///   front end's error as ``SecretSourceError/cause``;
-  ///   ``SecretSourceError/Code/promptEnded`` when the user gave no secret
+  ///   `SecretSourceError.Code.promptEnded` when the user gave no secret
   ///   (cancelled, timed out), with how it ended as the cause.
   func ask() throws(SecretSourceError) -> SecureBuffer
 }

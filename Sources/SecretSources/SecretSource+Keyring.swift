@@ -42,7 +42,7 @@ extension SecretSource {
   /// that passes is returned. When none passes, the key is removed (reported
   /// as a ``SecretSourceWarning``) and this source is asked, once. Its answer
   /// is checked; when it passes it is cached for `timeout` and returned, when
-  /// it fails nothing is cached and ``SecretSourceError/Code/rejected`` is
+  /// it fails nothing is cached and `SecretSourceError.Code.rejected` is
   /// thrown with the check's error as ``SecretSourceError/cause``: ask again by
   /// calling again. The cache is a convenience: a keyring that cannot be
   /// reached is reported as a warning and the source is asked.
@@ -114,7 +114,7 @@ extension SecretSource {
   ///
   /// When the keyring cannot be reached or refuses the key, the secret is
   /// returned all the same and `report` gets a ``SecretSourceWarning`` with
-  /// code ``SecretSourceWarning/Code/notCached``. A secret that came from the
+  /// code `SecretSourceWarning.Code.notCached`. A secret that came from the
   /// same key is not stored again.
   ///
   /// - Throws: ``SecretSourceError``, as `obtain` throws.

@@ -139,7 +139,7 @@ extension SecretSource {
     try checkLength(of: &secret, named: what, limit: limit, allowsEmpty: allowsEmpty)
   }
 
-  /// Throws ``SecretSourceError/Code/containsNul`` when `secret` holds a NUL
+  /// Throws `SecretSourceError.Code.containsNul` when `secret` holds a NUL
   /// byte: the one rule for every source. The caller drops the secret, which
   /// wipes it.
   static func refuseNUL(in secret: borrowing SecureBuffer, from what: String)

@@ -18,7 +18,7 @@ extension SecretSource {
   /// expanded: ``ShellWords``).
   ///
   /// - Throws: ``SecretSourceError`` with code
-  ///   ``SecretSourceError/Code/invalidSpecification`` for an unknown scheme or
+  ///   `SecretSourceError.Code.invalidSpecification` for an unknown scheme or
   ///   a value the scheme does not take.
   public init(specification: String) throws(SecretSourceError) {
     if specification == "stdin" {

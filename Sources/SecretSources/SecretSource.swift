@@ -19,7 +19,7 @@ import SystemCalls
 /// ``maximumByteCount`` bytes, and gives one line: a line feed ends the secret,
 /// and a carriage return before it is not part of it either. A secret that
 /// holds a NUL byte is refused, from every source
-/// (``SecretSourceError/Code/containsNul``): a program that takes it as a C
+/// (`SecretSourceError.Code.containsNul`): a program that takes it as a C
 /// string would see only what comes before. On any failure what was read is
 /// wiped, and the error says what to do.
 ///
@@ -112,7 +112,7 @@ public enum SecretSource: Sendable, Hashable {
   /// Obtains the secret from this source, into secure memory.
   ///
   /// - Throws: ``SecretSourceError``; a cancelled prompt is
-  ///   ``SecretSourceError/Code/promptEnded``, with how it ended in
+  ///   `SecretSourceError.Code.promptEnded`, with how it ended in
   ///   ``SecretSourceError/cause`` (`SecretSourceError.ending` from
   ///   `SecretFieldTerminal` reads it as a `EntryEnding`).
   public func obtain() throws(SecretSourceError) -> SecureBuffer {
@@ -128,7 +128,7 @@ public enum SecretSource: Sendable, Hashable {
   ///   - lineTimeout: how long a line from standard input, a descriptor or a
   ///     FIFO named by a file or credential may take; nil waits without
   ///     limit. Running out is
-  ///     ``SecretSourceError/Code/timedOut``. A prompt and a command keep
+  ///     `SecretSourceError.Code.timedOut`. A prompt and a command keep
   ///     their own timeouts.
   ///   - storage: which memory the secret is read into, from every source but
   ///     one that asks (whose configuration says); sealed by default
@@ -136,7 +136,7 @@ public enum SecretSource: Sendable, Hashable {
   ///     using it costs no system call). With `.strongestAvailable` one rule holds for
   ///     every source, one that asks included: where the kernel offers secret
   ///     memory but the locked-memory limit refuses it, the secret is wiped
-  ///     and refused (``SecretSourceError/Code/secureMemoryFailed``), never
+  ///     and refused (`SecretSourceError.Code.secureMemoryFailed`), never
   ///     kept in sodium memory, which root can read.
   ///   - report: called with each warning, before the secret is returned.
   /// - Throws: ``SecretSourceError``.

@@ -1,5 +1,5 @@
 import Glibc
-import SecureMemory
+public import SecureMemory
 import SystemCalls
 
 /// Why a ``SecretSource`` gave no secret, in words the end user can act on.
@@ -9,79 +9,7 @@ import SystemCalls
 /// fails wipes what it had read.
 public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What kind of failure this is. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case notSet, cannotOpen, isDirectory, isTerminal, unsafePermissions, unsafeOwner
-      case unsafeLink, processFile, containsNul, tooLong, empty
-      case readFailed, timedOut, commandNotStarted, commandFailed, invalidSpecification
-      case promptFailed, promptEnded, secureMemoryFailed, rejected
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
-
-    /// The variable or credential is not set (see ``SecretSource/isSet``).
-    public static let notSet = Code(.notSet)
-    /// The file cannot be opened (missing, no permission), or the descriptor is
-    /// not open.
-    public static let cannotOpen = Code(.cannotOpen)
-    /// The path is a directory.
-    public static let isDirectory = Code(.isDirectory)
-    /// The file or descriptor is a terminal, which would echo the secret as it
-    /// is typed.
-    public static let isTerminal = Code(.isTerminal)
-    /// The file (or FIFO, or any other kind) is writable by its group or by
-    /// others, so someone else could have put the secret there.
-    public static let unsafePermissions = Code(.unsafePermissions)
-    /// The file (or FIFO) belongs to another user than this process's or
-    /// root, who could have put the secret there, or rewrite it.
-    public static let unsafeOwner = Code(.unsafeOwner)
-    /// The path goes through a symbolic link in a sticky folder anyone can
-    /// write (such as `/tmp`), and the link belongs to another user than this
-    /// process's and the folder's owner, who could point it at a file of
-    /// their choosing; or the path changed while the file was opened. The
-    /// rule of the kernel's `fs.protected_symlinks`, kept whatever it is set
-    /// to.
-    public static let unsafeLink = Code(.unsafeLink)
-    /// The file is in `/proc`: a view of a process (its environment, its
-    /// command line, its memory), not a file a secret was put in.
-    public static let processFile = Code(.processFile)
-    /// The secret holds a NUL byte, which no program that takes it as a C
-    /// string could see past. The one rule for every source; nothing is
-    /// taken.
-    public static let containsNul = Code(.containsNul)
-    /// The secret is longer than the most a password may have.
-    public static let tooLong = Code(.tooLong)
-    /// The source holds nothing: an empty variable, file or output, or input
-    /// that ended before a line.
-    public static let empty = Code(.empty)
-    /// Reading failed (`read(2)`).
-    public static let readFailed = Code(.readFailed)
-    /// A line from standard input or a descriptor did not come within the
-    /// `lineTimeout` given to `obtain`.
-    public static let timedOut = Code(.timedOut)
-    /// The command could not be started (not found, not executable).
-    public static let commandNotStarted = Code(.commandNotStarted)
-    /// The command exited with a status other than 0, was ended by a signal, or
-    /// printed no line before its timeout.
-    public static let commandFailed = Code(.commandFailed)
-    /// A source specification (`env:NAME`, `file:PATH`...) that cannot be read.
-    public static let invalidSpecification = Code(.invalidSpecification)
-    /// The source that asks could not ask (no terminal, no display);
-    /// ``SecretSourceError/cause`` is the front end's error.
-    public static let promptFailed = Code(.promptFailed)
-    /// The user gave no secret (cancelled, timed out, hung up);
-    /// ``SecretSourceError/cause`` says how it ended.
-    public static let promptEnded = Code(.promptEnded)
-    /// Secure memory for the secret could not be had.
-    public static let secureMemoryFailed = Code(.secureMemoryFailed)
-    /// The secret did not pass the caller's check
-    /// (`obtain(cachingUnder:timeout:verifiedBy:reportingWarnings:)`); nothing
-    /// was cached, and ``SecretSourceError/cause`` is the check's error.
-    public static let rejected = Code(.rejected)
-
-    /// The code's name, as in `notSet`.
-    public var description: String { value.rawValue }
-  }
+  public typealias Code = ErrorCode<SecretSourceError>
 
   /// What kind of failure this is.
   public let code: Code
@@ -89,8 +17,8 @@ public struct SecretSourceError: Error, Sendable, Equatable, CustomStringConvert
   public let errno: Int32?
   /// A sentence that says what happened and what to do about it.
   public let description: String
-  /// The front end's own error or ending, for ``Code/promptFailed`` and
-  /// ``Code/promptEnded`` (`SecretFieldTerminal` reads it as `terminalError`
+  /// The front end's own error or ending, for `Code.promptFailed` and
+  /// `Code.promptEnded` (`SecretFieldTerminal` reads it as `terminalError`
   /// and `ending`).
   public let cause: (any Error & Sendable)?
 
@@ -232,4 +160,66 @@ extension SecretSourceError {
     default: return "others"
     }
   }
+}
+
+extension ErrorCode where Failure == SecretSourceError {
+  /// The variable or credential is not set (see ``SecretSource/isSet``).
+  public static var notSet: Self { Self("notSet") }
+  /// The file cannot be opened (missing, no permission), or the descriptor is
+  /// not open.
+  public static var cannotOpen: Self { Self("cannotOpen") }
+  /// The path is a directory.
+  public static var isDirectory: Self { Self("isDirectory") }
+  /// The file or descriptor is a terminal, which would echo the secret as it
+  /// is typed.
+  public static var isTerminal: Self { Self("isTerminal") }
+  /// The file (or FIFO, or any other kind) is writable by its group or by
+  /// others, so someone else could have put the secret there.
+  public static var unsafePermissions: Self { Self("unsafePermissions") }
+  /// The file (or FIFO) belongs to another user than this process's or
+  /// root, who could have put the secret there, or rewrite it.
+  public static var unsafeOwner: Self { Self("unsafeOwner") }
+  /// The path goes through a symbolic link in a sticky folder anyone can
+  /// write (such as `/tmp`), and the link belongs to another user than this
+  /// process's and the folder's owner, who could point it at a file of
+  /// their choosing; or the path changed while the file was opened. The
+  /// rule of the kernel's `fs.protected_symlinks`, kept whatever it is set
+  /// to.
+  public static var unsafeLink: Self { Self("unsafeLink") }
+  /// The file is in `/proc`: a view of a process (its environment, its
+  /// command line, its memory), not a file a secret was put in.
+  public static var processFile: Self { Self("processFile") }
+  /// The secret holds a NUL byte, which no program that takes it as a C
+  /// string could see past. The one rule for every source; nothing is
+  /// taken.
+  public static var containsNul: Self { Self("containsNul") }
+  /// The secret is longer than the most a password may have.
+  public static var tooLong: Self { Self("tooLong") }
+  /// The source holds nothing: an empty variable, file or output, or input
+  /// that ended before a line.
+  public static var empty: Self { Self("empty") }
+  /// Reading failed (`read(2)`).
+  public static var readFailed: Self { Self("readFailed") }
+  /// A line from standard input or a descriptor did not come within the
+  /// `lineTimeout` given to `obtain`.
+  public static var timedOut: Self { Self("timedOut") }
+  /// The command could not be started (not found, not executable).
+  public static var commandNotStarted: Self { Self("commandNotStarted") }
+  /// The command exited with a status other than 0, was ended by a signal, or
+  /// printed no line before its timeout.
+  public static var commandFailed: Self { Self("commandFailed") }
+  /// A source specification (`env:NAME`, `file:PATH`...) that cannot be read.
+  public static var invalidSpecification: Self { Self("invalidSpecification") }
+  /// The source that asks could not ask (no terminal, no display);
+  /// ``SecretSourceError/cause`` is the front end's error.
+  public static var promptFailed: Self { Self("promptFailed") }
+  /// The user gave no secret (cancelled, timed out, hung up);
+  /// ``SecretSourceError/cause`` says how it ended.
+  public static var promptEnded: Self { Self("promptEnded") }
+  /// Secure memory for the secret could not be had.
+  public static var secureMemoryFailed: Self { Self("secureMemoryFailed") }
+  /// The secret did not pass the caller's check
+  /// (`obtain(cachingUnder:timeout:verifiedBy:reportingWarnings:)`); nothing
+  /// was cached, and ``SecretSourceError/cause`` is the check's error.
+  public static var rejected: Self { Self("rejected") }
 }

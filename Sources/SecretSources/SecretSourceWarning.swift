@@ -1,3 +1,5 @@
+public import SecureMemory
+
 /// Something a ``SecretSource`` did not refuse but the user should know: a
 /// secret file that others can read, as ssh warns about loose key files; a
 /// secret that could not be cached in the kernel keyring.
@@ -5,29 +7,11 @@
 /// Compare by ``code``; show ``description``.
 public struct SecretSourceWarning: Sendable, Equatable, CustomStringConvertible {
   /// What kind of warning this is. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case readableByOthers, notCached, cacheRemoved
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
-
-    /// The file can be read by its group or by others.
-    public static let readableByOthers = Code(.readableByOthers)
-    /// The secret could not be cached in the kernel keyring (or the cache
-    /// could not be read); ``SecretSourceWarning/path`` is the key's name.
-    public static let notCached = Code(.notCached)
-    /// What was cached under the key failed the caller's check and was
-    /// removed; ``SecretSourceWarning/path`` is the key's name.
-    public static let cacheRemoved = Code(.cacheRemoved)
-
-    /// The code's name, as in `readableByOthers`.
-    public var description: String { value.rawValue }
-  }
+  public typealias Code = ErrorCode<SecretSourceWarning>
 
   /// What kind of warning this is.
   public let code: Code
-  /// The file it is about (the key's name, for ``Code/notCached``).
+  /// The file it is about (the key's name, for `Code.notCached`).
   public let path: String
   /// A sentence that says what is loose and how to tighten it.
   public let description: String
@@ -51,4 +35,15 @@ public struct SecretSourceWarning: Sendable, Equatable, CustomStringConvertible 
         "\(path) can be read by \(SecretSourceError.others(permissions, writable: false)) (mode "
         + "\(String(permissions, radix: 8))); make it private with chmod 600")
   }
+}
+
+extension ErrorCode where Failure == SecretSourceWarning {
+  /// The file can be read by its group or by others.
+  public static var readableByOthers: Self { Self("readableByOthers") }
+  /// The secret could not be cached in the kernel keyring (or the cache
+  /// could not be read); ``SecretSourceWarning/path`` is the key's name.
+  public static var notCached: Self { Self("notCached") }
+  /// What was cached under the key failed the caller's check and was
+  /// removed; ``SecretSourceWarning/path`` is the key's name.
+  public static var cacheRemoved: Self { Self("cacheRemoved") }
 }

@@ -12,7 +12,7 @@ public enum ShellWords {
   /// The words of `line`.
   ///
   /// - Throws: ``SecretSourceError`` with code
-  ///   ``SecretSourceError/Code/invalidSpecification`` for a quote left open or
+  ///   `SecretSourceError.Code.invalidSpecification` for a quote left open or
   ///   a backslash at the end.
   /// - Complexity: O(`line.unicodeScalars.count`).
   public static func split(_ line: String) throws(SecretSourceError) -> [String] {

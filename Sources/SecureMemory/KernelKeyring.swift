@@ -18,7 +18,7 @@ import Glibc
 ///   then nothing changes, the timeout included);
 /// - `KEYCTL_SET_TIMEOUT` after each `add_key`, 150 seconds by default;
 /// - `EPERM` and `ENOSYS` mean the keyring is out of reach (systemd takes
-///   them as "no key"; here they are ``KeyringError/Code/unreachable``, for a
+///   them as "no key"; here they are `KeyringError.Code.unreachable`, for a
 ///   caller to say so and go on).
 ///
 /// Unlike systemd (whose `request_key` searches the session keyring, which a

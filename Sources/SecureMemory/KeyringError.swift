@@ -3,56 +3,19 @@ import Glibc
 /// Why the kernel keyring could not cache or hand back a passphrase, in words a
 /// user can act on.
 ///
-/// Compare by ``code``; show ``description``. Where the kernel said why,
-/// ``errno`` carries its code. A caller that caches for convenience (a prompt)
+/// Compare by `code`; show `description`. Where the kernel said why,
+/// `errno` carries its code. A caller that caches for convenience (a prompt)
 /// goes on without the cache and asks: the password is never lost because the
 /// cache failed.
-public struct KeyringError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct KeyringError: CodedError {
   /// What kind of failure this is. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case unreachable, quotaExceeded, payloadTooLarge, accessDenied, invalidName
-      case invalidSecret, secureMemoryUnavailable, systemCallFailed
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+  public typealias Code = ErrorCode<KeyringError>
 
-    /// The key system calls fail with `EPERM` or `ENOSYS`: a container's or
-    /// sandbox's seccomp filter blocks them, or the kernel has no keys.
-    public static let unreachable = Code(.unreachable)
-    /// The user's key quota is used up (`EDQUOT`): too many keys, or bytes.
-    public static let quotaExceeded = Code(.quotaExceeded)
-    /// The passphrases under one name would exceed the kernel's 32,767 bytes
-    /// for a key of type `user`.
-    public static let payloadTooLarge = Code(.payloadTooLarge)
-    /// A key of that name exists whose permissions keep this process out
-    /// (`EACCES`).
-    public static let accessDenied = Code(.accessDenied)
-    /// The name is empty, too long, or holds a NUL byte.
-    public static let invalidName = Code(.invalidName)
-    /// The passphrase cannot be cached: it is empty, or holds a NUL byte.
-    public static let invalidSecret = Code(.invalidSecret)
-    /// Secure memory to read the key into could not be had.
-    public static let secureMemoryUnavailable = Code(.secureMemoryUnavailable)
-    /// Another failure of a key system call; ``KeyringError/errno`` says which.
-    public static let systemCallFailed = Code(.systemCallFailed)
+  /// What it says: its code, the `errno` where there is one, its sentence.
+  public let details: ErrorDetails<KeyringError>
 
-    /// The code's name, as in `quotaExceeded`.
-    public var description: String { value.rawValue }
-  }
-
-  /// What kind of failure this is.
-  public let code: Code
-  /// The `errno` the kernel reported, where it reported one.
-  public let errno: Int32?
-  /// A sentence that says what happened and what to do about it.
-  public let description: String
-
-  init(_ code: Code, errno: Int32? = nil, _ description: String) {
-    self.code = code
-    self.errno = errno
-    self.description = description
-  }
+  /// An error that says `details`.
+  public init(details: ErrorDetails<KeyringError>) { self.details = details }
 }
 
 extension KeyringError {
@@ -126,4 +89,26 @@ extension KeyringError {
       .secureMemoryUnavailable, errno: error.errno,
       "the cached passphrase could not be read into secure memory: \(error.description)")
   }
+}
+
+extension ErrorCode where Failure == KeyringError {
+  /// The key system calls fail with `EPERM` or `ENOSYS`: a container's or
+  /// sandbox's seccomp filter blocks them, or the kernel has no keys.
+  public static var unreachable: Self { Self("unreachable") }
+  /// The user's key quota is used up (`EDQUOT`): too many keys, or bytes.
+  public static var quotaExceeded: Self { Self("quotaExceeded") }
+  /// The passphrases under one name would exceed the kernel's 32,767 bytes
+  /// for a key of type `user`.
+  public static var payloadTooLarge: Self { Self("payloadTooLarge") }
+  /// A key of that name exists whose permissions keep this process out
+  /// (`EACCES`).
+  public static var accessDenied: Self { Self("accessDenied") }
+  /// The name is empty, too long, or holds a NUL byte.
+  public static var invalidName: Self { Self("invalidName") }
+  /// The passphrase cannot be cached: it is empty, or holds a NUL byte.
+  public static var invalidSecret: Self { Self("invalidSecret") }
+  /// Secure memory to read the key into could not be had.
+  public static var secureMemoryUnavailable: Self { Self("secureMemoryUnavailable") }
+  /// Another failure of a key system call; `KeyringError.errno` says which.
+  public static var systemCallFailed: Self { Self("systemCallFailed") }
 }

@@ -4,32 +4,7 @@
 /// Compare by ``code``; read ``description`` to a user.
 public struct SecretStreamError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What kind of failure this is. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case invalidKey, invalidHeader, chunkNotAuthenticated, truncated, dataAfterFinalChunk
-      case secureMemoryFailed
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
-
-    /// The key is not 32 bytes long.
-    public static let invalidKey = Code(.invalidKey)
-    /// The stream's header is not 24 bytes long, or libsodium rejects it.
-    public static let invalidHeader = Code(.invalidHeader)
-    /// A chunk does not authenticate: changed, out of order, from another
-    /// stream, or sealed under another key (libsodium cannot tell these apart).
-    public static let chunkNotAuthenticated = Code(.chunkNotAuthenticated)
-    /// The input ended before the final chunk: the stream was cut short.
-    public static let truncated = Code(.truncated)
-    /// A chunk came after the final one.
-    public static let dataAfterFinalChunk = Code(.dataAfterFinalChunk)
-    /// Secure memory for the stream's state or its plaintext could not be had;
-    /// ``SecretStreamError/secureMemoryError`` says why.
-    public static let secureMemoryFailed = Code(.secureMemoryFailed)
-
-    /// The code's name, as in `truncated`.
-    public var description: String { value.rawValue }
-  }
+  public typealias Code = ErrorCode<SecretStreamError>
 
   /// What kind of failure this is.
   public let code: Code
@@ -84,4 +59,21 @@ extension SecretStreamError {
   static func secureMemoryFailed(_ error: SecureMemoryError) -> Self {
     Self(.secureMemoryFailed, secureMemoryError: error, error.description)
   }
+}
+
+extension ErrorCode where Failure == SecretStreamError {
+  /// The key is not 32 bytes long.
+  public static var invalidKey: Self { Self("invalidKey") }
+  /// The stream's header is not 24 bytes long, or libsodium rejects it.
+  public static var invalidHeader: Self { Self("invalidHeader") }
+  /// A chunk does not authenticate: changed, out of order, from another
+  /// stream, or sealed under another key (libsodium cannot tell these apart).
+  public static var chunkNotAuthenticated: Self { Self("chunkNotAuthenticated") }
+  /// The input ended before the final chunk: the stream was cut short.
+  public static var truncated: Self { Self("truncated") }
+  /// A chunk came after the final one.
+  public static var dataAfterFinalChunk: Self { Self("dataAfterFinalChunk") }
+  /// Secure memory for the stream's state or its plaintext could not be had;
+  /// ``SecretStreamError/secureMemoryError`` says why.
+  public static var secureMemoryFailed: Self { Self("secureMemoryFailed") }
 }

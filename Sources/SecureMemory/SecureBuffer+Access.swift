@@ -10,7 +10,7 @@ extension SecureBuffer {
   /// windows take a slot each. When its ciphertext fails authentication
   /// (changed in memory), `body` is not called and the window throws
   /// ``SecureMemoryError`` with code
-  /// ``SecureMemoryError/Code/sealedSecretAltered`` where `Failure` can hold
+  /// `SecureMemoryError.Code.sealedSecretAltered` where `Failure` can hold
   /// it (`SecureMemoryError`, or `any Error` for a plain `throws` body); a
   /// `body` that throws nothing else cannot hear it, and the process ends
   /// with that message instead.

@@ -52,7 +52,7 @@ extension SecureBuffer {
   /// ciphertext fails authentication throws.
   ///
   /// - Throws: ``SecureMemoryError`` with code
-  ///   ``SecureMemoryError/Code/sealedSecretAltered`` (sealed buffers only).
+  ///   `SecureMemoryError.Code.sealedSecretAltered` (sealed buffers only).
   public func checkedConstantTimeEquals(
     bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil
   ) throws(SecureMemoryError) -> Bool {

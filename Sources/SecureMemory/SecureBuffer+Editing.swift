@@ -244,7 +244,7 @@ extension SecureBuffer {
   ///
   /// A sealed buffer whose ciphertext fails authentication cannot be edited,
   /// and this method cannot report it: the process ends with the message of
-  /// ``SecureMemoryError/Code/sealedSecretAltered``. Use
+  /// `SecureMemoryError.Code.sealedSecretAltered`. Use
   /// ``replaceSubrange(_:with:)`` with no bytes to hear it as an error.
   public mutating func removeSubrange(_ range: Range<Int>) {
     // Shrinking never grows: the one error left is a sealed buffer's.

@@ -2,77 +2,17 @@ import Glibc
 
 /// Why secure memory could not do what was asked, in words a user can act on.
 ///
-/// Compare by ``code``; read ``description`` to a user. Where the kernel said why,
-/// ``errno`` carries its code.
-public struct SecureMemoryError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Compare by `code`; read `description` to a user. Where the kernel said why,
+/// `errno` carries its code.
+public struct SecureMemoryError: CodedError {
   /// What kind of failure this is. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case libsodiumUnavailable, allocationFailed, lockFailed, guardPagesMissing
-      case protectionFailed, readFailed, writeFailed, hashingFailed, malformedHash
-      case invalidSalt, limitOutOfRange, secretMemoryUnavailable, sealedSecretAltered
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+  public typealias Code = ErrorCode<SecureMemoryError>
 
-    /// `sodium_init()` failed: libsodium cannot run in this process.
-    public static let libsodiumUnavailable = Code(.libsodiumUnavailable)
-    /// The kernel refused the mapping for a new buffer.
-    public static let allocationFailed = Code(.allocationFailed)
-    /// The buffer could not be locked in RAM (`RLIMIT_MEMLOCK`).
-    ///
-    /// The message tells the end user how to raise the limit. A program that
-    /// can go on without the lock allocates with ``LockPolicy/bestEffort`` and
-    /// reads ``SecureBuffer/protection`` instead.
-    public static let lockFailed = Code(.lockFailed)
-    /// Secret memory cannot be had here: the kernel does not offer it
-    /// (`memfd_secret` failed with `ENOSYS`: before Linux 5.14, or booted
-    /// without `secretmem.enable`), or a sandbox's seccomp filter forbids it
-    /// (`EPERM`, `EACCES`).
-    public static let secretMemoryUnavailable = Code(.secretMemoryUnavailable)
-    /// The guard pages around the buffer are missing (`vm.max_map_count`).
-    ///
-    /// A program that can go on without them allocates with
-    /// ``LockPolicy/bestEffort`` (the buffer is then usually left read-write).
-    public static let guardPagesMissing = Code(.guardPagesMissing)
-    /// A page protection or advice the buffer needs did not take effect.
-    public static let protectionFailed = Code(.protectionFailed)
-    /// Reading from a file descriptor into the buffer failed.
-    public static let readFailed = Code(.readFailed)
-    /// Writing from the buffer to a file descriptor failed.
-    public static let writeFailed = Code(.writeFailed)
-    /// Argon2id could not hash (usually: not enough memory for the limits).
-    public static let hashingFailed = Code(.hashingFailed)
-    /// A password hash string is not one libsodium can verify.
-    public static let malformedHash = Code(.malformedHash)
-    /// A key derivation's salt is not the length Argon2id takes.
-    public static let invalidSalt = Code(.invalidSalt)
-    /// A key derivation's limit (passes, memory, key or password length) is
-    /// outside what libsodium accepts.
-    public static let limitOutOfRange = Code(.limitOutOfRange)
-    /// A sealed secret's ciphertext (or its tag, its nonce or the count
-    /// beside it) changed in memory since it was sealed: it failed
-    /// authentication, and its bytes cannot be had (see
-    /// ``SecureStorage/sealed``). A forked child gets it too, for every
-    /// secret its parent sealed: the child has a key of its own.
-    public static let sealedSecretAltered = Code(.sealedSecretAltered)
+  /// What it says: its code, the `errno` where there is one, its sentence.
+  public let details: ErrorDetails<SecureMemoryError>
 
-    /// The code's name, as in `lockFailed`.
-    public var description: String { value.rawValue }
-  }
-
-  /// What kind of failure this is.
-  public let code: Code
-  /// The `errno` the kernel reported, where it reported one.
-  public let errno: Int32?
-  /// A sentence that says what happened and what to do about it.
-  public let description: String
-
-  init(_ code: Code, errno: Int32? = nil, _ description: String) {
-    self.code = code
-    self.errno = errno
-    self.description = description
-  }
+  /// An error that says `details`.
+  public init(details: ErrorDetails<SecureMemoryError>) { self.details = details }
 }
 
 extension SecureMemoryError {
@@ -232,4 +172,48 @@ func formatBytes(_ count: UInt64) -> String {
   if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
   if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
   return "\(count) bytes"
+}
+
+extension ErrorCode where Failure == SecureMemoryError {
+  /// `sodium_init()` failed: libsodium cannot run in this process.
+  public static var libsodiumUnavailable: Self { Self("libsodiumUnavailable") }
+  /// The kernel refused the mapping for a new buffer.
+  public static var allocationFailed: Self { Self("allocationFailed") }
+  /// The buffer could not be locked in RAM (`RLIMIT_MEMLOCK`).
+  ///
+  /// The message tells the end user how to raise the limit. A program that
+  /// can go on without the lock allocates with ``LockPolicy/bestEffort`` and
+  /// reads ``SecureBuffer/protection`` instead.
+  public static var lockFailed: Self { Self("lockFailed") }
+  /// Secret memory cannot be had here: the kernel does not offer it
+  /// (`memfd_secret` failed with `ENOSYS`: before Linux 5.14, or booted
+  /// without `secretmem.enable`), or a sandbox's seccomp filter forbids it
+  /// (`EPERM`, `EACCES`).
+  public static var secretMemoryUnavailable: Self { Self("secretMemoryUnavailable") }
+  /// The guard pages around the buffer are missing (`vm.max_map_count`).
+  ///
+  /// A program that can go on without them allocates with
+  /// ``LockPolicy/bestEffort`` (the buffer is then usually left read-write).
+  public static var guardPagesMissing: Self { Self("guardPagesMissing") }
+  /// A page protection or advice the buffer needs did not take effect.
+  public static var protectionFailed: Self { Self("protectionFailed") }
+  /// Reading from a file descriptor into the buffer failed.
+  public static var readFailed: Self { Self("readFailed") }
+  /// Writing from the buffer to a file descriptor failed.
+  public static var writeFailed: Self { Self("writeFailed") }
+  /// Argon2id could not hash (usually: not enough memory for the limits).
+  public static var hashingFailed: Self { Self("hashingFailed") }
+  /// A password hash string is not one libsodium can verify.
+  public static var malformedHash: Self { Self("malformedHash") }
+  /// A key derivation's salt is not the length Argon2id takes.
+  public static var invalidSalt: Self { Self("invalidSalt") }
+  /// A key derivation's limit (passes, memory, key or password length) is
+  /// outside what libsodium accepts.
+  public static var limitOutOfRange: Self { Self("limitOutOfRange") }
+  /// A sealed secret's ciphertext (or its tag, its nonce or the count
+  /// beside it) changed in memory since it was sealed: it failed
+  /// authentication, and its bytes cannot be had (see
+  /// ``SecureStorage/sealed``). A forked child gets it too, for every
+  /// secret its parent sealed: the child has a key of its own.
+  public static var sealedSecretAltered: Self { Self("sealedSecretAltered") }
 }

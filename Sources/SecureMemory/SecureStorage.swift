@@ -45,7 +45,7 @@ public enum SecureStorage: Sendable, Hashable, CustomStringConvertible {
   ///
   /// A root scan reads ciphertext only; a stray read gets ciphertext too,
   /// not a fault; a ciphertext changed in memory fails authentication
-  /// (``SecureMemoryError/Code/sealedSecretAltered``). Where the kernel
+  /// (`SecureMemoryError.Code.sealedSecretAltered`). Where the kernel
   /// refuses secret memory, the key is a sodium page, no-access outside
   /// windows, so each window costs an `mprotect` pair on it, and
   /// ``Protection/secretMemoryFallback`` says why. See <doc:TwoWaysASecretRests>.

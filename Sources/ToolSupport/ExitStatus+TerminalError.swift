@@ -1,3 +1,4 @@
+import SecureMemory
 package import SecretFieldTerminal
 
 extension ExitStatus {

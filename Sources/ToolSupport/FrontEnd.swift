@@ -1,3 +1,4 @@
+import SecureMemory
 import SystemCalls
 
 /// Where a tool that can ask on the terminal or in a window asks: the one

@@ -1,3 +1,4 @@
+import SecureMemory
 import Glibc
 import PTYSupport
 import SecretFieldTerminal

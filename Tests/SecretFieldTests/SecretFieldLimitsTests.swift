@@ -1,3 +1,4 @@
+import SecureMemory
 import SecretField
 import Testing
 

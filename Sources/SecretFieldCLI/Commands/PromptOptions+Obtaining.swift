@@ -1,3 +1,4 @@
+import SecureMemory
 import SecretFieldTerminal
 import SecretField
 import SecretSources

@@ -1,3 +1,4 @@
+import SecureMemory
 import SecretFieldTerminal
 package import SecretSources
 import ToolSupport

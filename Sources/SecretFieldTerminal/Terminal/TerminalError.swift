@@ -1,52 +1,19 @@
 import SystemCalls
+public import SecureMemory
 
 /// Why the terminal could not be used for a prompt, in words a user can act on.
 ///
-/// Compare by ``code``; show ``description`` to the user. Where the kernel said
-/// why, ``errno`` carries its code.
-public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Compare by `code`; show `description` to the user. Where the kernel said
+/// why, `errno` carries its code.
+public struct TerminalError: CodedError {
   /// What kind of failure this is. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case noTerminal, notATerminal, terminalModesFailed, readFailed, writeFailed
-      case signalSetupFailed, secureMemoryFailed
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+  public typealias Code = ErrorCode<TerminalError>
 
-    /// There is no terminal to prompt on: no controlling terminal, or the path
-    /// given cannot be opened.
-    public static let noTerminal = Code(.noTerminal)
-    /// The path opened is not a terminal.
-    public static let notATerminal = Code(.notATerminal)
-    /// Reading or changing the terminal's modes (`tcgetattr`, `tcsetattr`) failed.
-    public static let terminalModesFailed = Code(.terminalModesFailed)
-    /// Reading from the terminal failed.
-    public static let readFailed = Code(.readFailed)
-    /// Writing to the terminal failed.
-    public static let writeFailed = Code(.writeFailed)
-    /// The signal relay could not be set up (no pipe could be made).
-    public static let signalSetupFailed = Code(.signalSetupFailed)
-    /// Secure memory for the keys could not be had; ``TerminalError/description``
-    /// carries the reason from `SecureMemory`.
-    public static let secureMemoryFailed = Code(.secureMemoryFailed)
+  /// What it says: its code, the `errno` where there is one, its sentence.
+  public let details: ErrorDetails<TerminalError>
 
-    /// The code's name, as in `noTerminal`.
-    public var description: String { value.rawValue }
-  }
-
-  /// What kind of failure this is.
-  public let code: Code
-  /// The `errno` the kernel reported, where it reported one.
-  public let errno: Int32?
-  /// A sentence that says what happened and what to do about it.
-  public let description: String
-
-  init(_ code: Code, errno: Int32? = nil, _ description: String) {
-    self.code = code
-    self.errno = errno
-    self.description = description
-  }
+  /// An error that says `details`.
+  public init(details: ErrorDetails<TerminalError>) { self.details = details }
 }
 
 extension TerminalError {
@@ -86,4 +53,23 @@ extension TerminalError {
       "could not set up signal handling (\(errno.description)): the process is out of file "
         + "descriptors; raise the limit with `ulimit -n`")
   }
+}
+
+extension ErrorCode where Failure == TerminalError {
+  /// There is no terminal to prompt on: no controlling terminal, or the path
+  /// given cannot be opened.
+  public static var noTerminal: Self { Self("noTerminal") }
+  /// The path opened is not a terminal.
+  public static var notATerminal: Self { Self("notATerminal") }
+  /// Reading or changing the terminal's modes (`tcgetattr`, `tcsetattr`) failed.
+  public static var terminalModesFailed: Self { Self("terminalModesFailed") }
+  /// Reading from the terminal failed.
+  public static var readFailed: Self { Self("readFailed") }
+  /// Writing to the terminal failed.
+  public static var writeFailed: Self { Self("writeFailed") }
+  /// The signal relay could not be set up (no pipe could be made).
+  public static var signalSetupFailed: Self { Self("signalSetupFailed") }
+  /// Secure memory for the keys could not be had; `TerminalError.description`
+  /// carries the reason from `SecureMemory`.
+  public static var secureMemoryFailed: Self { Self("secureMemoryFailed") }
 }

@@ -1,4 +1,5 @@
 import SystemCalls
+public import SecureMemory
 
 /// Why ``ChildProcess/run(_:standardInput:range:appendingNewline:)`` could not hand
 /// the secret over, in words the end user can act on.
@@ -6,23 +7,7 @@ import SystemCalls
 /// Compare by ``code``; show ``description``.
 public struct ChildProcessError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What kind of failure this is. Compare with the static members.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case notStarted, inputNotRead
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
-
-    /// The program could not be started: not found on `PATH`, not executable,
-    /// or no pipe or process could be had.
-    public static let notStarted = Code(.notStarted)
-    /// The program closed its standard input before it had read the whole
-    /// secret (`EPIPE`), or writing to it failed otherwise.
-    public static let inputNotRead = Code(.inputNotRead)
-
-    /// The code's name, as in `notStarted`.
-    public var description: String { value.rawValue }
-  }
+  public typealias Code = ErrorCode<ChildProcessError>
 
   /// What kind of failure this is.
   public let code: Code
@@ -51,4 +36,13 @@ public struct ChildProcessError: Error, Sendable, Equatable, CustomStringConvert
         "\(arguments[0]) did not read the secret on its standard input (\(cause)); it ended "
         + "with \(termination)")
   }
+}
+
+extension ErrorCode where Failure == ChildProcessError {
+  /// The program could not be started: not found on `PATH`, not executable,
+  /// or no pipe or process could be had.
+  public static var notStarted: Self { Self("notStarted") }
+  /// The program closed its standard input before it had read the whole
+  /// secret (`EPIPE`), or writing to it failed otherwise.
+  public static var inputNotRead: Self { Self("inputNotRead") }
 }

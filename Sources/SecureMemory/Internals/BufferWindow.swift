@@ -21,7 +21,7 @@ extension SecureBuffer {
   /// into the thread's scratch.
   ///
   /// - Throws: ``SecureMemoryError`` for a sealed buffer whose ciphertext
-  ///   does not authenticate (``SecureMemoryError/Code/sealedSecretAltered``),
+  ///   does not authenticate (`SecureMemoryError.Code.sealedSecretAltered`),
   ///   or when the thread's scratch cannot be mapped; never for a guarded one.
   @inline(__always)
   func openRead() throws(SecureMemoryError) -> BufferWindow {

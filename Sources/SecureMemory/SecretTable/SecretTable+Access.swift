@@ -56,7 +56,7 @@ extension SecretTable {
   ///   one candidate against many names, hold its window open and call
   ///   ``constantTimeEquals(bytes:for:)`` inside it.
   /// - Throws: ``SecureMemoryError`` with code
-  ///   ``SecureMemoryError/Code/sealedSecretAltered`` when the stored secret
+  ///   `SecureMemoryError.Code.sealedSecretAltered` when the stored secret
   ///   or `candidate` is sealed and fails authentication.
   @inlinable public func constantTimeEquals(
     _ candidate: borrowing SecureBuffer, for key: Key
@@ -81,7 +81,7 @@ extension SecretTable {
   /// - Complexity: one decryption of the secret (sealed) or one protection
   ///   pair on its page (guarded).
   /// - Throws: ``SecureMemoryError`` with code
-  ///   ``SecureMemoryError/Code/sealedSecretAltered`` when the stored secret
+  ///   `SecureMemoryError.Code.sealedSecretAltered` when the stored secret
   ///   is sealed and fails authentication.
   @inlinable public func constantTimeEquals(
     bytes: UnsafeRawBufferPointer, for key: Key

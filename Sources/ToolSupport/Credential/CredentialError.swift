@@ -1,3 +1,5 @@
+package import SecureMemory
+
 /// Why `secretfield credential` did not do what git asked, in words a user
 /// can act on. Nothing of a secret is ever in it: the request's lines are
 /// named by number and key, never quoted.
@@ -5,63 +7,15 @@
 /// Compare by ``code``; show ``description``. Each code has its exit status
 /// (``status``); nothing is cached and nothing is written to git when one is
 /// thrown.
-package struct CredentialError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CredentialError: CodedError {
   /// What went wrong. Compare with the static members.
-  package struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable {
-      case malformedLine, nulByte, valueTooLong, requestTooLong, duplicateKey, missingKey
-      case invalidValue, lineBreak, inputTimedOut, readFailed, secureMemoryFailed
-      case cacheFailed, writeFailed
-    }
-    private let value: Value
-    private init(_ value: Value) { self.value = value }
+  package typealias Code = ErrorCode<CredentialError>
 
-    /// A line without `=`, or with nothing before it.
-    package static let malformedLine = Code(.malformedLine)
-    /// A NUL byte in the request, which the protocol never carries.
-    package static let nulByte = Code(.nulByte)
-    /// A value longer than ``CredentialRequest/valueLimit``.
-    package static let valueTooLong = Code(.valueTooLong)
-    /// A request longer than ``CredentialRequest/requestLimit`` in all.
-    package static let requestTooLong = Code(.requestTooLong)
-    /// A key given twice (an array key, ending in `[]`, may repeat).
-    package static let duplicateKey = Code(.duplicateKey)
-    /// A key the operation needs is missing (`protocol`, `host`; for
-    /// `store`, `username` and `password`).
-    package static let missingKey = Code(.missingKey)
-    /// A value that cannot be taken: not UTF-8, a `url` that holds a
-    /// password or has no protocol, a `password_expiry_utc` that is no
-    /// number.
-    package static let invalidValue = Code(.invalidValue)
-    /// A user name or password with a line break or a NUL in it, which the
-    /// protocol would split or cut.
-    package static let lineBreak = Code(.lineBreak)
-    /// The request did not end (a blank line, or end of input) before the
-    /// input deadline.
-    package static let inputTimedOut = Code(.inputTimedOut)
-    /// Reading standard input failed.
-    package static let readFailed = Code(.readFailed)
-    /// Secure memory for the request or the answer could not be had.
-    package static let secureMemoryFailed = Code(.secureMemoryFailed)
-    /// The kernel keyring refused to cache, read or remove.
-    package static let cacheFailed = Code(.cacheFailed)
-    /// The answer could not be written to git.
-    package static let writeFailed = Code(.writeFailed)
+  /// What it says: its code, the `errno` where there is one, its sentence.
+  package let details: ErrorDetails<CredentialError>
 
-    /// The code's name, as in `duplicateKey`.
-    package var description: String { value.rawValue }
-  }
-
-  /// What went wrong.
-  package let code: Code
-  /// A sentence that says what went wrong and what to do about it.
-  package let description: String
-
-  /// An error of `code` with `description`.
-  package init(_ code: Code, _ description: String) {
-    self.code = code
-    self.description = description
-  }
+  /// An error that says `details`.
+  package init(details: ErrorDetails<CredentialError>) { self.details = details }
 
   /// The status the command exits with: 124 for the input deadline, 1 for
   /// every other failure.
@@ -130,4 +84,38 @@ extension CredentialError {
       "the request did not end (with a blank line or the end of input) within \(seconds) s; "
         + "nothing was done (--input-timeout changes the wait)")
   }
+}
+
+extension ErrorCode where Failure == CredentialError {
+  /// A line without `=`, or with nothing before it.
+  package static var malformedLine: Self { Self("malformedLine") }
+  /// A NUL byte in the request, which the protocol never carries.
+  package static var nulByte: Self { Self("nulByte") }
+  /// A value longer than ``CredentialRequest/valueLimit``.
+  package static var valueTooLong: Self { Self("valueTooLong") }
+  /// A request longer than ``CredentialRequest/requestLimit`` in all.
+  package static var requestTooLong: Self { Self("requestTooLong") }
+  /// A key given twice (an array key, ending in `[]`, may repeat).
+  package static var duplicateKey: Self { Self("duplicateKey") }
+  /// A key the operation needs is missing (`protocol`, `host`; for
+  /// `store`, `username` and `password`).
+  package static var missingKey: Self { Self("missingKey") }
+  /// A value that cannot be taken: not UTF-8, a `url` that holds a
+  /// password or has no protocol, a `password_expiry_utc` that is no
+  /// number.
+  package static var invalidValue: Self { Self("invalidValue") }
+  /// A user name or password with a line break or a NUL in it, which the
+  /// protocol would split or cut.
+  package static var lineBreak: Self { Self("lineBreak") }
+  /// The request did not end (a blank line, or end of input) before the
+  /// input deadline.
+  package static var inputTimedOut: Self { Self("inputTimedOut") }
+  /// Reading standard input failed.
+  package static var readFailed: Self { Self("readFailed") }
+  /// Secure memory for the request or the answer could not be had.
+  package static var secureMemoryFailed: Self { Self("secureMemoryFailed") }
+  /// The kernel keyring refused to cache, read or remove.
+  package static var cacheFailed: Self { Self("cacheFailed") }
+  /// The answer could not be written to git.
+  package static var writeFailed: Self { Self("writeFailed") }
 }
