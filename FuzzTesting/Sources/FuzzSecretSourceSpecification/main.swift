@@ -1,5 +1,6 @@
 import FuzzSupport
 import SecretSources
+import SecureMemory
 
 // `--password-from` specifications and the command word splitter. The
 // fuzzer's bytes, read as UTF-8 (invalid bytes become U+FFFD), are a
