@@ -76,9 +76,9 @@ extension PromptLoop {
     ) throws(TerminalError) -> TerminalEventResponse<TerminalSignal?> {
       // `receive` ignores everything but the replies.
       _ = handshake.receive(event)
-      guard case .deviceAttributes = event, let lastFrame else { return .proceed }
-      self.lastFrame?.repliesLeft = lastFrame.repliesLeft - 1
-      return lastFrame.repliesLeft <= 1 ? .end(nil) : .proceed
+      // The next `prepare` ends the wait once no reply is left.
+      if case .deviceAttributes = event { lastFrame?.repliesLeft -= 1 }
+      return .proceed
     }
 
     mutating func redraw(terminal: inout TerminalDevice) throws(TerminalError) {}
