@@ -96,7 +96,7 @@ struct WindowAskpassTests {
       let window = try startWindow(
         ["askpass", "Allow use of key?"], display: display,
         environment: ["SSH_ASKPASS_PROMPT": "confirm"])
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen, openedBy: window))
       try display.key(key)
       let run = try window.finish()
       #expect(run.status == status, "\(key): \(run.error)")
@@ -115,7 +115,7 @@ struct WindowAskpassTests {
       ("masked-a", "hunter2"), ("masked-b", "Zq9#xW!"), ("masked-c", "hunter22"),
     ] {
       let window = try startWindow(["askpass", "Passphrase:"], display: display)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen, openedBy: window))
       try display.type(password)
       try display.waitForFrame("\(password.count) masks") {
         $0.processID == Int(window.processID) && $0.cells == password.count && $0.isFocused

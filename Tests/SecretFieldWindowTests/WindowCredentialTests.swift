@@ -80,7 +80,7 @@ struct WindowCredentialTests {
     let git = try WindowGitSetup(user: "alice", password: "correct horse é")
     let display = try TestDisplay(kind)
     let clone = try git.clone(git.baseURL + "/a.git", into: "one", display: display)
-    try display.focusWindow(named: Self.title)
+    try display.focusWindow(named: Self.title, openedBy: clone)
     try display.waitForFrame("the user-name field") { $0.focus == "username" }
     try display.type("alice")
     try display.key("Return")
@@ -110,7 +110,7 @@ struct WindowCredentialTests {
     let display = try TestDisplay()
     let url = "http://bob@\(git.host)/a.git"
     let clone = try git.clone(url, into: "one", display: display)
-    try display.focusWindow(named: Self.title)
+    try display.focusWindow(named: Self.title, openedBy: clone)
     try display.waitForFrame("the password field first") { $0.focus == "password" }
     try display.type("hunter2")
     try display.key("Return")
@@ -124,7 +124,7 @@ struct WindowCredentialTests {
     let git = try WindowGitSetup(user: "alice", password: "hunter2")
     let display = try TestDisplay()
     let clone = try git.clone(git.baseURL + "/a.git", into: "one", display: display)
-    try display.focusWindow(named: Self.title)
+    try display.focusWindow(named: Self.title, openedBy: clone)
     try display.type("alice")
     try display.key("Escape")
     let run = try clone.finish()

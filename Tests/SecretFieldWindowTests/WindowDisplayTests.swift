@@ -157,7 +157,7 @@ struct WindowDisplayTests {
     let server = try DroppingServer(drops: 4, target: "/tmp/.X11-unix/X\(try display.x11.number)")
     let window = try display.start(
       ["askpass", "Password:"], environment: ["DISPLAY": ":\(server.number)"])
-    try display.focusWindow(named: askpassTitle)
+    try display.focusWindow(named: askpassTitle, openedBy: window)
     try display.waitForFrame("the window") { $0.processID == Int(window.processID) }
     try display.type("hunter2")
     let run = try display.submit(window, expecting: "hunter2\n")

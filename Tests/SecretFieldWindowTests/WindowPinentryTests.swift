@@ -24,6 +24,17 @@ struct WindowPinentryTests {
       input: script + "\n")
   }
 
+  /// Starts the pinentry as ``startPinentry(_:display:arguments:)`` does and
+  /// waits until its window has the focus under `title`; the wait ends with
+  /// what the pinentry said if it ends first.
+  func openPinentry(
+    _ requests: [String], display: TestDisplay, title: String = Self.title
+  ) throws -> TestProcess {
+    let pinentry = try startPinentry(requests, display: display)
+    try display.focusWindow(named: title, openedBy: pinentry)
+    return pinentry
+  }
+
   /// The response lines after the greeting and the `OPTION display`'s `OK`.
   /// Waits for `pinentry`'s exit, expects status 0 and returns its
   /// responses (``responses(_:)``).
@@ -44,13 +55,12 @@ struct WindowPinentryTests {
   @Test("GETPIN: typing then Enter answers D with the passphrase, then OK")
   func getPinTypedThenEnter() throws {
     let display = try TestDisplay()
-    let pinentry = try startPinentry(
+    let pinentry = try openPinentry(
       [
         "SETDESC Please enter the passphrase%0Afor key 0xDEADBEEF", "SETPROMPT Passphrase:",
         "GETPIN",
       ],
       display: display)
-    try display.focusWindow(named: Self.title)
     try display.type("hunter2 é%")
     try display.key("Return")
     #expect(
@@ -62,9 +72,8 @@ struct WindowPinentryTests {
   @Test("GETPIN: SETTITLE names the window; Esc answers the cancel error")
   func getPinEscapeCancels() throws {
     let display = try TestDisplay()
-    let pinentry = try startPinentry(
-      ["SETTITLE Unlock the key", "GETPIN"], display: display)
-    try display.focusWindow(named: "Unlock the key")
+    let pinentry = try openPinentry(
+      ["SETTITLE Unlock the key", "GETPIN"], display: display, title: "Unlock the key")
     try display.type("secret")
     try display.key("Escape")
     #expect(
@@ -74,8 +83,7 @@ struct WindowPinentryTests {
   @Test("the client going away (its end of the answers closed) closes the window; no hang")
   func clientGoneEndsTheDialog() throws {
     let display = try TestDisplay()
-    let pinentry = try startPinentry(["GETPIN"], display: display)
-    try display.focusWindow(named: Self.title)
+    let pinentry = try openPinentry(["GETPIN"], display: display)
     try display.type("half a passw")
     pinentry.closeOutput()
     let run = try pinentry.finish()
@@ -90,7 +98,7 @@ struct WindowPinentryTests {
       ["SETREPEAT Repeat:", "GETPIN"], display: display)
     var seen: [String] = []
     for _ in 0..<2 {
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen, openedBy: pinentry))
       try display.type("twice")
       try display.key("Return")
     }
@@ -105,10 +113,9 @@ struct WindowPinentryTests {
     let display = try TestDisplay()
     // The client's answers wait in the pipe: the session reads them as the
     // inquiries' answers, in order.
-    let pinentry = try startPinentry(
+    let pinentry = try openPinentry(
       ["SETQUALITYBAR Strength:", "GETPIN", "D 10", "END", "D 40", "END", "D 90", "END"],
       display: display)
-    try display.focusWindow(named: Self.title)
     try display.type("a b")
     try display.key("Left", "Home")
     try display.waitForFrame("the caret at the start") { $0.cells == 3 && $0.caret == 0 }
@@ -128,9 +135,8 @@ struct WindowPinentryTests {
     let strong = weak + " violet anchor 47"
     // One answer a typed character: the agent's bar is asked as before.
     let answers = Array(repeating: ["D 10", "END"], count: strong.count).flatMap { $0 }
-    let pinentry = try startPinentry(
+    let pinentry = try openPinentry(
       ["SETQUALITYBAR Quality:", "GETPIN"] + answers, display: display)
-    try display.focusWindow(named: Self.title)
     try display.type(weak)
     try display.waitForFrame("a common password refused") {
       $0.cells == weak.count && $0.strength == "refused"
@@ -151,8 +157,7 @@ struct WindowPinentryTests {
   @Test("control: GETPIN without SETQUALITYBAR judges nothing and shows no strength line")
   func noStrengthWithoutQualityBar() throws {
     let display = try TestDisplay()
-    let pinentry = try startPinentry(["GETPIN"], display: display)
-    try display.focusWindow(named: Self.title)
+    let pinentry = try openPinentry(["GETPIN"], display: display)
     try display.type("password1")
     let frame = try display.waitForFrame("nine cells") { $0.cells == 9 }
     #expect(frame.strength == "none", "\(frame)")
@@ -185,7 +190,7 @@ struct WindowPinentryTests {
           + (error.map { ["SETERROR \($0)"] } ?? [])
           + ["GETPIN"],
         display: display)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen, openedBy: pinentry))
       try display.waitForFrame("the dialog, focused") {
         $0.processID == Int(pinentry.processID) && $0.isFocused && $0.showsNotice == (error != nil)
       }
@@ -207,7 +212,7 @@ struct WindowPinentryTests {
     for (key, answer) in [("Return", "OK"), ("Escape", Self.cancelled)] {
       let pinentry = try startPinentry(
         ["SETDESC Allow the use of the key?", "SETNOTOK _Never", "CONFIRM"], display: display)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen, openedBy: pinentry))
       try display.key(key)
       let run = try pinentry.finish()
       #expect(run.status == 0, "\(key): \(run.error)")
@@ -252,9 +257,8 @@ struct WindowPinentryTests {
   @Test("MESSAGE: shown with one button; Enter answers OK")
   func message() throws {
     let display = try TestDisplay()
-    let pinentry = try startPinentry(
+    let pinentry = try openPinentry(
       ["SETDESC The key was imported.", "MESSAGE"], display: display)
-    try display.focusWindow(named: Self.title)
     try display.key("Return")
     #expect(
       try finishAnswering(pinentry) == ["OK", "OK", "OK closing connection"])

@@ -57,7 +57,7 @@ struct WindowProtectionTests {
     let display = try TestDisplay()
     let grabber = try Self.grabProgram()
     let plain = try startWindow(["askpass"], display: display)
-    let first = try display.focusNewWindow(named: Self.title)
+    let first = try display.focusNewWindow(named: Self.title, openedBy: plain)
     try display.waitForFrame("the grab held") {
       $0.processID == Int(plain.processID) && $0.protection == "x11-keyboard-held"
     }
@@ -76,7 +76,7 @@ struct WindowProtectionTests {
     let warned = try display.screenshot(artifact: "window-grab-failed")
     holder.signal(SIGTERM)
     _ = try holder.finish()
-    try display.focusNewWindow(named: Self.title, after: [first])
+    try display.focusNewWindow(named: Self.title, after: [first], openedBy: window)
     try display.key("Escape")
     let run = try window.finish()
     #expect(run.status == 1)
@@ -137,7 +137,7 @@ struct WindowProtectionTests {
     let window = try startWindow(
       ["askpass", "Pass:"], display: display,
       environment: Self.recorderEnvironment(Self.refusingRecorder))
-    try display.focusNewWindow(named: Self.title, after: seen)
+    try display.focusNewWindow(named: Self.title, after: seen, openedBy: window)
     try display.type("Zq9#xW!")
     try display.waitForFrame("the recorder seen") { $0.cells == 7 && $0.showsRecording }
     recorder.signal(SIGTERM)
@@ -189,7 +189,7 @@ struct WindowProtectionTests {
       let window = try startWindow(
         ["askpass", "Pass:"], display: display, environment: environment)
       let pid = Int(window.processID)
-      seen.append(try display.focusNewWindow(named: title, after: seen))
+      seen.append(try display.focusNewWindow(named: title, after: seen, openedBy: window))
       try display.type(password)
       try display.key("Tab")
       try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
@@ -220,7 +220,7 @@ struct WindowProtectionTests {
     for (name, password) in zip(artifacts, ["hunter2", "Zq9#xW!"]) {
       let window = try startWindow(
         ["askpass", "Pass:"], display: display, environment: environment)
-      seen.append(try display.focusNewWindow(named: title, after: seen))
+      seen.append(try display.focusNewWindow(named: title, after: seen, openedBy: window))
       try display.type(password)
       try display.key("Tab")
       try display.waitForFrame("reveal refused") {

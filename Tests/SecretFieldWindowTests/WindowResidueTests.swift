@@ -88,13 +88,13 @@ struct WindowResidueTests {
       ["pinentry"], display: display,
       environment: memory.environment.merging(["DISPLAY": nil]) { $1 },
       input: script.joined(separator: "\n") + "\n")
-    let first = try display.focusNewWindow(named: WindowPinentryTests.title)
+    let first = try display.focusNewWindow(named: WindowPinentryTests.title, openedBy: pinentry)
     try display.type(text)
     let asking = try display.scan(pinentry, for: marker, after: "the passphrase") {
       $0.dialog == 1 && $0.cells == 24
     }
     try display.key("Return")
-    try display.focusNewWindow(named: WindowPinentryTests.title, after: [first])
+    try display.focusNewWindow(named: WindowPinentryTests.title, after: [first], openedBy: pinentry)
     try display.type(text)
     let repeating = try display.scan(pinentry, for: marker, after: "the repetition") {
       $0.dialog == 2 && $0.cells == 24

@@ -42,7 +42,7 @@ struct WindowRevealTests {
     for (name, password) in [("revealed-a", "hunter2"), ("revealed-b", "Zq9#xW!")] {
       let window = try startWindow(["askpass", "Passphrase:"], display: display)
       let pid = Int(window.processID)
-      seen.append(try display.focusNewWindow(named: Self.title, after: seen))
+      seen.append(try display.focusNewWindow(named: Self.title, after: seen, openedBy: window))
       try display.type(password)
       try display.key("Tab")
       try display.waitForFrame("revealed") { $0.processID == pid && $0.revealed == 7 }
@@ -95,7 +95,7 @@ struct WindowRevealTests {
     // the focus, then the dialog has it again.
     try display.focusAway()
     try display.waitForFrame("unfocused, masked") { !$0.isFocused && $0.revealed == 0 }
-    try display.focusWindow(named: Self.title)
+    try display.focusWindow(named: Self.title, openedBy: window)
     try display.waitForFrame("focused again") { $0.isFocused }
     let after = try display.screenshot(artifact: "focus-regained")
     try display.key("Return")

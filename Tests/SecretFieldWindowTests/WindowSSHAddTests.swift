@@ -110,7 +110,7 @@ struct WindowSSHAddTests {
     let home = try SSHAgentHome(passphrase: Self.passphrase)
     let display = try TestDisplay(kind)
     let sshAdd = try startSSHAdd([home.key], home: home, display: display)
-    try display.focusNewWindow(named: WindowAskpassTests.title)
+    try display.focusNewWindow(named: WindowAskpassTests.title, openedBy: sshAdd)
     try display.type(Self.passphrase)
     try display.key("Return")
     let run = try sshAdd.finish()
@@ -125,10 +125,10 @@ struct WindowSSHAddTests {
     let home = try SSHAgentHome(passphrase: Self.passphrase)
     let display = try TestDisplay()
     let sshAdd = try startSSHAdd([home.key], home: home, display: display)
-    let first = try display.focusNewWindow(named: WindowAskpassTests.title)
+    let first = try display.focusNewWindow(named: WindowAskpassTests.title, openedBy: sshAdd)
     try display.type("correct horse 43")
     try display.key("Return")
-    try display.focusNewWindow(named: WindowAskpassTests.title, after: [first])
+    try display.focusNewWindow(named: WindowAskpassTests.title, after: [first], openedBy: sshAdd)
     try display.key("Escape")
     let run = try sshAdd.finish()
     #expect(run.status != 0, "\(run.error)")
@@ -142,7 +142,7 @@ struct WindowSSHAddTests {
     let display = try TestDisplay()
     let home = try SSHAgentHome(passphrase: Self.passphrase, confirmingOn: display)
     let sshAdd = try startSSHAdd(["-c", home.key], home: home, display: display)
-    var seen = [try display.focusNewWindow(named: WindowAskpassTests.title)]
+    var seen = [try display.focusNewWindow(named: WindowAskpassTests.title, openedBy: sshAdd)]
     try display.type(Self.passphrase)
     try display.key("Return")
     let added = try sshAdd.finish()
@@ -154,7 +154,8 @@ struct WindowSSHAddTests {
       let sign = try TestProcess(
         ["ssh-keygen", "-Y", "sign", "-f", home.key + ".pub", "-n", "file", data],
         environment: ["SSH_AUTH_SOCK": home.socket, "SSH_ASKPASS": nil], newSession: true)
-      seen.append(try display.focusNewWindow(named: WindowAskpassTests.title, after: seen))
+      seen.append(
+        try display.focusNewWindow(named: WindowAskpassTests.title, after: seen, openedBy: sign))
       try display.key(key)
       let run = try sign.finish()
       #expect((run.status == 0) == signs, "\(key): \(run.status) \(run.error)")

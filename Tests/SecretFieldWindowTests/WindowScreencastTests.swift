@@ -37,7 +37,7 @@ struct WindowScreencastTests {
     // the characters.
     let window = try startWindow(["askpass", "Pass:"], display: display, environment: environment)
     let pid = Int(window.processID)
-    try display.focusNewWindow(named: Self.title, after: seen)
+    try display.focusNewWindow(named: Self.title, after: seen, openedBy: window)
     try display.type("Zq9#xW!")
     try display.waitForFrame("the stream seen") {
       $0.processID == pid && $0.cells == 7 && $0.showsRecording
