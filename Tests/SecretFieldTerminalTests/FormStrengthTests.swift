@@ -11,10 +11,8 @@ struct FormStrengthTests {
   func newPassword() throws {
     var options = TerminalSession.Options()
     options.standardOutput = .captured
-    let session = try TerminalSession(
-      executable: builtExecutable("pty-probe"), arguments: ["--form-new-password"],
-      options: options)
-    try session.waitForText("New password:")
+    let session = try startProbe(
+      ["--form-new-password"], options: options, waitingFor: "New password:")
     try session.type("password1")
     try session.waitForScreen("a common password's line") { screen in
       screen.lines.contains {

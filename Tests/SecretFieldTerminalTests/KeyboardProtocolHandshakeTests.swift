@@ -92,10 +92,8 @@ struct KeyboardProtocolHandshakeTests {
     // the answer: keys must still show at once, or this times out.
     var options = TerminalSession.Options()
     options.answersDeviceAttributes = false
-    let session = try TerminalSession(
-      executable: builtExecutable("pty-probe"),
-      arguments: ["--prompt", "--reply-timeout", "3600"], options: options)
-    try session.waitForText("Password:")
+    let session = try startProbe(
+      ["--prompt", "--reply-timeout", "3600"], options: options, waitingFor: "Password:")
     try session.type("a")
     try session.type("b")
     try session.waitForText("Password: ••")

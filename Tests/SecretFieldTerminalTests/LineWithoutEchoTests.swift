@@ -8,11 +8,7 @@ struct LineWithoutEchoTests {
   private func start() throws -> TerminalSession {
     var options = TerminalSession.Options()
     options.standardOutput = .captured
-    let session = try TerminalSession(
-      executable: builtExecutable("pty-probe"), arguments: ["--line-without-echo"],
-      options: options)
-    try session.waitForText("PIN:")
-    return session
+    return try startProbe(["--line-without-echo"], options: options, waitingFor: "PIN:")
   }
 
   @Test("what is typed shows nothing, not even masks; Enter gives the line")

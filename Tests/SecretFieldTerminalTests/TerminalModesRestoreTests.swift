@@ -4,13 +4,15 @@ import TestSupport
 import Testing
 
 /// The probe, started in a pty as a shell would start it, and waited for until
-/// it is in raw mode.
+/// the screen shows `shown` (`ready`: it is in raw mode; a mode's own prompt
+/// otherwise).
 func startProbe(
-  _ arguments: [String] = [], options: TerminalSession.Options = TerminalSession.Options()
+  _ arguments: [String] = [], options: TerminalSession.Options = TerminalSession.Options(),
+  waitingFor shown: String = "ready"
 ) throws -> TerminalSession {
   let session = try TerminalSession(
     executable: builtExecutable("pty-probe"), arguments: arguments, options: options)
-  try session.waitForText("ready")
+  try session.waitForText(shown)
   return session
 }
 
