@@ -152,18 +152,15 @@ final class HeadlessSway {
   func focusNewWindow(
     named title: String, after seen: [String], openedBy opener: TestProcess?
   ) throws -> String {
-    let deadline = ContinuousClock.now + .seconds(180)
-    while ContinuousClock.now < deadline {
-      try WindowTestError.checkRunning(opener, opening: title)
-      if let window = try windows().first(where: {
-        $0.name == title && !seen.contains("\($0.id):\($0.processID)")
-      }) {
-        try focus(window.id)
-        return "\(window.id):\(window.processID)"
-      }
-      usleep(50_000)
+    try WindowTestError.waitForWindow(named: title, openedBy: opener) {
+      guard
+        let window = try windows().first(where: {
+          $0.name == title && !seen.contains("\($0.id):\($0.processID)")
+        })
+      else { return nil }
+      try focus(window.id)
+      return "\(window.id):\(window.processID)"
     }
-    throw WindowTestError(description: "no new window named \(title) within 180 s")
   }
 
   /// Focuses the window `id` and waits until sway says it has the focus.

@@ -73,9 +73,7 @@ final class XvfbServer {
   func focusNewWindow(
     named title: String, after seen: [String], openedBy opener: TestProcess?
   ) throws -> String {
-    let deadline = ContinuousClock.now + .seconds(180)
-    while ContinuousClock.now < deadline {
-      try WindowTestError.checkRunning(opener, opening: title)
+    try WindowTestError.waitForWindow(named: title, openedBy: opener) {
       let found = try runProgram(
         ["xdotool", "search", "--onlyvisible", "--name", title], environment: ["DISPLAY": name])
       for window in found.output.split(separator: "\n").map(String.init) {
@@ -86,9 +84,8 @@ final class XvfbServer {
         try xdotool(["windowfocus", "--sync", window])
         return named
       }
-      usleep(50_000)
+      return nil
     }
-    throw WindowTestError(description: "no new window named \(title) within 180 s")
   }
 
   /// Gives the keyboard focus to the root window, away from every dialog.
