@@ -111,6 +111,10 @@ public struct PasswordRequest: Sendable, Hashable {
     func invalid() -> PasswordRequestError {
       PasswordRequestError(.invalidValue, line: line, key: String(key))
     }
+    func flag() throws(PasswordRequestError) -> Bool {
+      guard let flag = Self.boolean(value) else { throw invalid() }
+      return flag
+    }
     switch key {
     case "Socket": socketPath = value
     case "Message": message = value
@@ -122,15 +126,9 @@ public struct PasswordRequest: Sendable, Hashable {
     case "NotAfter":
       guard let number = Self.decimal(value) else { throw invalid() }
       notAfter = number
-    case "AcceptCached":
-      guard let flag = Self.boolean(value) else { throw invalid() }
-      acceptsCached = flag
-    case "Echo":
-      guard let flag = Self.boolean(value) else { throw invalid() }
-      echoes = flag
-    case "Silent":
-      guard let flag = Self.boolean(value) else { throw invalid() }
-      isSilent = flag
+    case "AcceptCached": acceptsCached = try flag()
+    case "Echo": echoes = try flag()
+    case "Silent": isSilent = try flag()
     default:
       break
     }

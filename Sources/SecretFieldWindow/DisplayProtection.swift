@@ -30,12 +30,11 @@ enum DisplayProtection: Sendable, Hashable {
     case .x11(keyboardHeld: false):
       "The keyboard could not be grabbed: another program may be reading what you type, and "
         + "any program on this display can. Cancel unless you trust every program on this display."
-    case .wayland(shortcutsInhibited: true):
+    case .wayland(let shortcutsInhibited):
       "Wayland: no other program can read these keys, but another window can take the focus; "
-        + "the compositor's shortcuts are off while this window has it."
-    case .wayland(shortcutsInhibited: false):
-      "Wayland: no other program can read these keys, but another window can take the focus; "
-        + "the compositor's shortcuts still act (it did not grant their inhibition)."
+        + (shortcutsInhibited
+          ? "the compositor's shortcuts are off while this window has it."
+          : "the compositor's shortcuts still act (it did not grant their inhibition).")
     }
   }
 

@@ -17,10 +17,8 @@ enum WindowCredentialCommand {
     do {
       command = try CredentialCommand(arguments: arguments)
     } catch {
-      context.printError(
-        "\(error.description)\nRun 'secretfield-window credential --help' for its options.",
-        command: CredentialCommand.name)
-      return .usageError
+      return context.printUsageError(
+        error, command: CredentialCommand.name, helpCommand: "secretfield-window credential")
     }
     command.asker = WindowCredentialAsker()
     return command.run(in: context)

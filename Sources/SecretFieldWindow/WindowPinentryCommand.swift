@@ -24,13 +24,7 @@ package enum WindowPinentryCommand {
 
     Options (the client's OPTION commands override them):
       -D, --display DISPLAY    the X display to ask on
-      -T, --ttyname FILE       the terminal to ask on (default: /dev/tty)
-      -N, --ttytype TYPE       the terminal's type
-      -C, --lc-ctype LOCALE    the terminal's character set
-      -M, --lc-messages LOCALE the language of messages
-      -o, --timeout SECONDS    give up after this long (default: never)
-      -h, --help               show this help
-          --version            show the version
+    \(PinentryProgram.optionsHelp)
 
     Keys in the window: Enter answers, Esc cancels, Tab shows or hides the
     passphrase; copy, cut and paste are refused.

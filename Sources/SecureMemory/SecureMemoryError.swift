@@ -112,19 +112,23 @@ extension SecureMemoryError {
   }
 
   static func hashingFailed(errno: Int32?, memoryLimit: Int) -> Self {
-    let cause = errno.map { " (\(Kernel.describe($0)))" } ?? ""
-    return Self(
+    Self(
       .hashingFailed, errno: errno,
-      "Argon2id could not hash the password\(cause): it needs \(formatBytes(UInt64(memoryLimit))) "
-        + "of memory; free memory, raise `ulimit -v`, or choose a lower strength")
+      "Argon2id could not hash the password\(cause(errno)): it needs "
+        + "\(formatBytes(UInt64(memoryLimit))) of memory; free memory, raise `ulimit -v`, or "
+        + "choose a lower strength")
   }
 
   static func keyDerivationFailed(errno: Int32?, memoryLimit: Int) -> Self {
-    let cause = errno.map { " (\(Kernel.describe($0)))" } ?? ""
-    return Self(
+    Self(
       .hashingFailed, errno: errno,
-      "Argon2id could not derive the key\(cause): its memory limit asks for "
+      "Argon2id could not derive the key\(cause(errno)): its memory limit asks for "
         + "\(formatBytes(UInt64(memoryLimit))) at once; free memory or raise `ulimit -v`")
+  }
+
+  /// ` (the errno's text)` when Argon2id's failure came with one, else nothing.
+  private static func cause(_ errno: Int32?) -> String {
+    errno.map { " (\(Kernel.describe($0)))" } ?? ""
   }
 
   static func malformedHash(_ reason: String) -> Self {

@@ -1,3 +1,4 @@
+import SecureMemory
 import SystemCalls
 /// Where a command reads and writes: the standard streams and the terminal.
 ///
@@ -43,6 +44,18 @@ package struct CommandContext: Sendable {
   package func printError(_ message: String, command: String? = nil) {
     let prefix = command.map { "\(toolName) \($0): " } ?? "\(toolName): "
     System.write(prefix + message + "\n", to: standardError)
+  }
+
+  /// Writes `error` to standard error as ``printError(_:command:)`` does,
+  /// and where to read of the options (`Run 'helpCommand --help' ...`).
+  ///
+  /// - Returns: ``ExitStatus/usageError``, the status to exit with.
+  package func printUsageError(
+    _ error: UsageError, command: String, helpCommand: String
+  ) -> ExitStatus {
+    printError(
+      "\(error.description)\nRun '\(helpCommand) --help' for its options.", command: command)
+    return .usageError
   }
 
   /// True when standard output is a terminal.

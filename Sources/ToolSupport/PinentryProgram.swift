@@ -35,6 +35,14 @@ package enum PinentryProgram {
       pinentry-program /path/to/pinentry-secretfield
 
     Options (the client's OPTION commands override them):
+    \(optionsHelp)
+
+    """
+  }
+
+  /// The options every pinentry of the package takes, as `--help` lists
+  /// them under "Options".
+  package static let optionsHelp = """
       -T, --ttyname FILE       the terminal to ask on (default: /dev/tty)
       -N, --ttytype TYPE       the terminal's type
       -C, --lc-ctype LOCALE    the terminal's character set
@@ -42,9 +50,7 @@ package enum PinentryProgram {
       -o, --timeout SECONDS    give up after this long (default: never)
       -h, --help               show this help
           --version            show the version
-
     """
-  }
 
   /// Options that take a value and only change what a client may set.
   private static let valueOptions: [String: String] = [

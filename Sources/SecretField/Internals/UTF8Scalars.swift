@@ -82,35 +82,25 @@ enum UTF8Scalars {
   @inline(__always)
   private static func validSequenceLength(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
     let lead = bytes[offset]
-    let remaining = bytes.count - offset
-    func inRange(_ index: Int, _ range: ClosedRange<UInt8>) -> Bool {
-      index < bytes.count && range.contains(bytes[index])
-    }
+    // Table 3-7 of the Unicode Standard: how long the sequence is and the
+    // range its second byte must fall in; every later byte is 80...BF.
+    let length: Int
+    let second: ClosedRange<UInt8>
     switch lead {
-    case 0x00...0x7F:
-      return 1
-    case 0xC2...0xDF:
-      return remaining >= 2 && inRange(offset + 1, 0x80...0xBF) ? 2 : nil
-    case 0xE0...0xEF:
-      let second: ClosedRange<UInt8> =
-        switch lead {
-        case 0xE0: 0xA0...0xBF
-        case 0xED: 0x80...0x9F
-        default: 0x80...0xBF
-        }
-      return remaining >= 3 && inRange(offset + 1, second) && inRange(offset + 2, 0x80...0xBF)
-        ? 3 : nil
-    case 0xF0...0xF4:
-      let second: ClosedRange<UInt8> =
-        switch lead {
-        case 0xF0: 0x90...0xBF
-        case 0xF4: 0x80...0x8F
-        default: 0x80...0xBF
-        }
-      return remaining >= 4 && inRange(offset + 1, second) && inRange(offset + 2, 0x80...0xBF)
-        && inRange(offset + 3, 0x80...0xBF) ? 4 : nil
-    default:
+    case 0x00...0x7F: return 1
+    case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+    case 0xE0: (length, second) = (3, 0xA0...0xBF)
+    case 0xED: (length, second) = (3, 0x80...0x9F)
+    case 0xE1...0xEF: (length, second) = (3, 0x80...0xBF)
+    case 0xF0: (length, second) = (4, 0x90...0xBF)
+    case 0xF4: (length, second) = (4, 0x80...0x8F)
+    case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+    default: return nil
+    }
+    guard bytes.count - offset >= length, second.contains(bytes[offset + 1]) else { return nil }
+    for index in offset + 2..<offset + length where !(0x80...0xBF).contains(bytes[index]) {
       return nil
     }
+    return length
   }
 }

@@ -65,12 +65,7 @@ package struct PassphraseCache: Sendable, Hashable {
       if inline != nil { throw .unexpectedValue(option) }
       writesAll = true
     case "--cache-timeout":
-      let value = try scanner.value(of: option, inline: inline, describedAs: "a number of seconds")
-      guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 31_536_000
-      else {
-        throw .invalidValue(option, value, "a number of seconds above 0, such as 150 or 600")
-      }
-      timeout = .seconds(seconds)
+      timeout = try scanner.seconds(of: option, inline: inline, examples: "150 or 600")
     default:
       return false
     }

@@ -84,12 +84,7 @@ package struct PromptOptions: Sendable, Hashable {
     case "--prompt":
       text = try scanner.value(of: option, inline: inline, describedAs: "the prompt's text")
     case "--timeout":
-      let value = try scanner.value(of: option, inline: inline, describedAs: "a number of seconds")
-      guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 31_536_000
-      else {
-        throw .invalidValue(option, value, "a number of seconds above 0, such as 30 or 2.5")
-      }
-      timeout = .seconds(seconds)
+      timeout = try scanner.seconds(of: option, inline: inline, examples: "30 or 2.5")
     case "--stdin":
       try flag()
       passwordSources.append(.standardInput)

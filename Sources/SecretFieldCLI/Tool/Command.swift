@@ -37,10 +37,7 @@ extension Command {
     do {
       command = try Self(arguments: arguments)
     } catch {
-      context.printError(
-        "\(error.description)\nRun 'secretfield \(name) --help' for its options.",
-        command: name)
-      return .usageError
+      return context.printUsageError(error, command: name, helpCommand: "secretfield \(name)")
     }
     if let hardening, !hardening.isComplete {
       context.printError("warning: the process is only partly hardened: \(hardening)")

@@ -332,30 +332,19 @@ struct FormLoop {
   }
 }
 
-extension FormLoop: TerminalEventHandler {
+extension FormLoop: EntryEventHandler {
   var wakeTime: ContinuousClock.Instant? {
     TerminalEventLoop.earliest(
       TerminalEventLoop.earliest(deadline, revealEndsAt), jobs.foregroundCheck)
   }
 
-  var hangUpEnding: EntryOutcome<Void> { .ended(.hungUp) }
-
-  mutating func prepare(
-    at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
-    if let deadline, now >= deadline {
-      try finish()
-      return .end(.ended(.timedOut))
-    }
-    if try jobs.returnToForeground(terminal: &terminal) {
-      isDrawn = false
-      try draw()
-    }
-    return judgeStrength(terminal: terminal) ? .redraw : .proceed
+  mutating func drawAfterForeground(terminal _: borrowing TerminalDevice) throws(TerminalError) {
+    isDrawn = false
+    try draw()
   }
 
   /// Judges the field in focus for its strength line when an edit left it
-  /// stale: as the prompt does (``PromptLoop/judgeStrength()``), after the
+  /// stale: as the prompt does (``PromptLoop/judgeStrength(terminal:)``), after the
   /// edit's frame and only while no key waits, within
   /// `StrengthBudget.keystroke`.
   ///

@@ -56,26 +56,27 @@ struct Parameters {
 
   /// The byte range of field `index`, or nil when there are fewer fields.
   func field(_ index: Int) -> Range<Int>? {
-    var start = body.lowerBound
-    var current = 0
-    for offset in body where bytes[offset] == UInt8(ascii: ";") {
-      if current == index { return start..<offset }
-      current += 1
-      start = offset + 1
-    }
-    return current == index ? start..<body.upperBound : nil
+    piece(index, of: body, separatedBy: UInt8(ascii: ";"))
   }
 
   /// The byte range of subfield `subindex` of `field`.
   func subfield(_ subindex: Int, of field: Range<Int>) -> Range<Int>? {
-    var start = field.lowerBound
+    piece(subindex, of: field, separatedBy: UInt8(ascii: ":"))
+  }
+
+  /// The byte range of piece `index` of `span`, split at each `separator`,
+  /// or nil when there are fewer pieces.
+  private func piece(_ index: Int, of span: Range<Int>, separatedBy separator: UInt8)
+    -> Range<Int>?
+  {
+    var start = span.lowerBound
     var current = 0
-    for offset in field where bytes[offset] == UInt8(ascii: ":") {
-      if current == subindex { return start..<offset }
+    for offset in span where bytes[offset] == separator {
+      if current == index { return start..<offset }
       current += 1
       start = offset + 1
     }
-    return current == subindex ? start..<field.upperBound : nil
+    return current == index ? start..<span.upperBound : nil
   }
 
   /// The decimal number in `range`; nil when it is empty, not all digits, or

@@ -270,11 +270,20 @@ enum SequenceScanner {
   static func scanControlSequence(_ bytes: UnsafeRawBufferPointer, altHeld: Bool = false)
     -> InputToken
   {
+    scanLayout(bytes) { layout in controlSequence(bytes, layout, altHeld: altHeld) }
+  }
+
+  /// The sequence whose parameters start at byte 2 (after `ESC [` or
+  /// `ESC O`), read by `read` once its final byte has come: unfinished, it
+  /// waits for more; broken by a byte outside ECMA-48's classes, it is an
+  /// unknown sequence up to that byte.
+  private static func scanLayout(
+    _ bytes: UnsafeRawBufferPointer, _ read: (Layout) -> InputToken
+  ) -> InputToken {
     switch layout(bytes, from: 2) {
-    case .incomplete: return .incomplete(.sequence)
-    case .malformed(let length): return .event(.unknownSequence, length: length)
-    case .complete(let layout):
-      return controlSequence(bytes, layout, altHeld: altHeld)
+    case .incomplete: .incomplete(.sequence)
+    case .malformed(let length): .event(.unknownSequence, length: length)
+    case .complete(let layout): read(layout)
     }
   }
 
@@ -282,10 +291,7 @@ enum SequenceScanner {
   static func scanSingleShift(_ bytes: UnsafeRawBufferPointer, altHeld: Bool = false)
     -> InputToken
   {
-    switch layout(bytes, from: 2) {
-    case .incomplete: return .incomplete(.sequence)
-    case .malformed(let length): return .event(.unknownSequence, length: length)
-    case .complete(let layout):
+    scanLayout(bytes) { layout in
       let parameters = Parameters(bytes, layout.parameters)
       guard !layout.hasIntermediates, !parameters.hasPrivateMarker, parameters.isWellFormed else {
         return .event(.unknownSequence, length: layout.length)

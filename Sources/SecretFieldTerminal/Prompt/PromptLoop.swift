@@ -344,7 +344,7 @@ struct PromptLoop: ~Copyable {
 /// An entry on the terminal event loop: timeouts and the return to the
 /// foreground before each wait, keys into the editor, and a frame after every
 /// turn (the renderer draws only what changed).
-extension PromptLoop: TerminalEventHandler {
+extension PromptLoop: EntryEventHandler {
   var wakeTime: ContinuousClock.Instant? {
     // In the background still (the stop was discarded, or `bg` again): look
     // for the terminal's return now and then.
@@ -356,21 +356,10 @@ extension PromptLoop: TerminalEventHandler {
 
   var watchedDescriptor: Int32? { withdrawal?.descriptor }
 
-  var hangUpEnding: EntryOutcome<Void> { .ended(.hungUp) }
-
-  mutating func prepare(
-    at now: ContinuousClock.Instant, terminal: inout TerminalDevice
-  ) throws(TerminalError) -> TerminalEventResponse<EntryOutcome<Void>> {
-    if let deadline, now >= deadline {
-      try finish()
-      return .end(.ended(.timedOut))
-    }
-    if try jobs.returnToForeground(terminal: &terminal) {
-      try askAgainAfterStop(terminal: terminal)
-      renderer.startOnFreshLine()
-      try draw(annotate: annotate)
-    }
-    return judgeStrength() ? .redraw : .proceed
+  mutating func drawAfterForeground(terminal: borrowing TerminalDevice) throws(TerminalError) {
+    try askAgainAfterStop(terminal: terminal)
+    renderer.startOnFreshLine()
+    try draw(annotate: annotate)
   }
 
   /// Judges the field for the strength line when an edit left it stale:
@@ -380,7 +369,7 @@ extension PromptLoop: TerminalEventHandler {
   /// `StrengthBudget.keystroke`; Enter judges in full.
   ///
   /// - Returns: true when the line changed and a frame should show it.
-  mutating func judgeStrength() -> Bool {
+  mutating func judgeStrength(terminal _: borrowing TerminalDevice) -> Bool {
     guard editor.strengthLine.isStale, !jobs.isWaitingForForeground,
       wakeDescriptors.count == 2,
       case .success(let waiting) = Platform.poll(

@@ -102,24 +102,8 @@ extension Kernel {
     /// keys the user keyring links, asked for their size first and read again
     /// when the list grew meanwhile. Not secret: numbers.
     static func userKeyringSerials() -> Result<[Int32], Failure> {
-      var room = 64
-      while true {
-        var serials = [Int32](repeating: 0, count: room)
-        let answered = serials.withUnsafeMutableBytes { bytes in
-          answer(call: "keyctl(KEYCTL_READ)") {
-            secretfield_keyctl(
-              KEYCTL_READ, UInt(bitPattern: userKeyring), UInt(bitPattern: bytes.baseAddress),
-              UInt(bytes.count), 0)
-          }
-        }
-        switch answered {
-        case .failure(let failure): return .failure(failure)
-        case .success(let size):
-          let count = size / MemoryLayout<Int32>.size
-          if count <= room { return .success(Array(serials[..<count])) }
-          room = count + 16
-        }
-      }
+      readGrowing(
+        KEYCTL_READ, of: userKeyring, call: "keyctl(KEYCTL_READ)", room: 64, slack: 16)
     }
 
     /// `keyctl(KEYCTL_DESCRIBE, serial, ...)`: the key's type, owner and
@@ -129,31 +113,47 @@ extension Kernel {
     static func describe(_ serial: Int32) -> Result<
       (type: String, uid: UInt32, description: String), Failure
     > {
-      var room = 256
+      let call = "keyctl(KEYCTL_DESCRIBE)"
+      let described: Result<[UInt8], Failure> = readGrowing(
+        KEYCTL_DESCRIBE, of: Int(serial), call: call, room: 256)
+      return described.flatMap { text in
+        // The text ends with its terminating NUL.
+        let fields = text.dropLast().split(
+          separator: UInt8(ascii: ";"), maxSplits: 4, omittingEmptySubsequences: false)
+        guard fields.count == 5, let uid = UInt32(String(decoding: fields[1], as: UTF8.self))
+        else { return .failure(Failure(errno: EINVAL, call: call)) }
+        return .success(
+          (
+            String(decoding: fields[0], as: UTF8.self), uid,
+            String(decoding: fields[4], as: UTF8.self)
+          ))
+      }
+    }
+
+    /// `keyctl(operation, id, buffer, length)` for a reply of unknown length,
+    /// which the kernel writes only when it fits and whose full size it
+    /// returns either way: asked with room for `room` elements, and again
+    /// with room for what it said (and `slack` more, for a list that may grow
+    /// meanwhile) until it fits. Not for secrets: the buffer is an `Array`.
+    private static func readGrowing<Element: FixedWidthInteger>(
+      _ operation: Int32, of id: Int, call: String, room initialRoom: Int, slack: Int = 0
+    ) -> Result<[Element], Failure> {
+      var room = initialRoom
       while true {
-        var text = [UInt8](repeating: 0, count: room)
-        let answered = text.withUnsafeMutableBytes { bytes in
-          answer(call: "keyctl(KEYCTL_DESCRIBE)") {
+        var elements = [Element](repeating: 0, count: room)
+        let answered = elements.withUnsafeMutableBytes { bytes in
+          answer(call: call) {
             secretfield_keyctl(
-              KEYCTL_DESCRIBE, UInt(bitPattern: Int(serial)), UInt(bitPattern: bytes.baseAddress),
+              operation, UInt(bitPattern: id), UInt(bitPattern: bytes.baseAddress),
               UInt(bytes.count), 0)
           }
         }
         switch answered {
         case .failure(let failure): return .failure(failure)
-        case .success(let size) where size > room:
-          room = size
         case .success(let size):
-          // The size counts the terminating NUL.
-          let fields = text[..<max(0, size - 1)].split(
-            separator: UInt8(ascii: ";"), maxSplits: 4, omittingEmptySubsequences: false)
-          guard fields.count == 5, let uid = UInt32(String(decoding: fields[1], as: UTF8.self))
-          else { return .failure(Failure(errno: EINVAL, call: "keyctl(KEYCTL_DESCRIBE)")) }
-          return .success(
-            (
-              String(decoding: fields[0], as: UTF8.self), uid,
-              String(decoding: fields[4], as: UTF8.self)
-            ))
+          let count = size / MemoryLayout<Element>.size
+          if count <= room { return .success(Array(elements[..<count])) }
+          room = count + slack
         }
       }
     }

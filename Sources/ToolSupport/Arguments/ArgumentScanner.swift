@@ -43,6 +43,21 @@ package struct ArgumentScanner {
     return word
   }
 
+  /// The value of `option` as a wait: a number of seconds above 0 and up to
+  /// a year, fractions allowed.
+  ///
+  /// - Throws: ``UsageError`` with code `missingValue`, or `invalidValue`
+  ///   naming `examples` ("30 or 2.5") of what it takes.
+  package mutating func seconds(
+    of option: String, inline: String?, examples: String
+  ) throws(UsageError) -> Duration {
+    let value = try value(of: option, inline: inline, describedAs: "a number of seconds")
+    guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 31_536_000 else {
+      throw .invalidValue(option, value, "a number of seconds above 0, such as \(examples)")
+    }
+    return .seconds(seconds)
+  }
+
   /// True when `flag` (or one of `aliases`) appears before `--`.
   package static func contains(_ flags: Set<String>, in arguments: [String]) -> Bool {
     for word in arguments {
