@@ -6,9 +6,6 @@ public import SecureMemory
 /// line too long) is answered with an ``AssuanError`` instead, and the session
 /// goes on.
 public struct PinentryError: CodedError {
-  /// What kind of failure this is. Compare with the static members.
-  public typealias Code = ErrorCode<PinentryError>
-
   /// What it says: its code, the `errno` where there is one, its sentence.
   public let details: ErrorDetails<PinentryError>
 

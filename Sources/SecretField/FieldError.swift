@@ -7,9 +7,6 @@ public import SecureMemory
 /// `code`; show `description` to a user. The description never contains the
 /// field's content.
 public struct FieldError: CodedError {
-  /// What kind of refusal this is. Compare with the static members.
-  public typealias Code = ErrorCode<FieldError>
-
   /// What it says: its code, the `errno` where there is one, its sentence.
   public let details: ErrorDetails<FieldError>
 

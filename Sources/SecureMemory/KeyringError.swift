@@ -8,9 +8,6 @@ import Glibc
 /// goes on without the cache and asks: the password is never lost because the
 /// cache failed.
 public struct KeyringError: CodedError {
-  /// What kind of failure this is. Compare with the static members.
-  public typealias Code = ErrorCode<KeyringError>
-
   /// What it says: its code, the `errno` where there is one, its sentence.
   public let details: ErrorDetails<KeyringError>
 

@@ -5,9 +5,6 @@ import Glibc
 /// Compare by `code`; read `description` to a user. Where the kernel said why,
 /// `errno` carries its code.
 public struct SecureMemoryError: CodedError {
-  /// What kind of failure this is. Compare with the static members.
-  public typealias Code = ErrorCode<SecureMemoryError>
-
   /// What it says: its code, the `errno` where there is one, its sentence.
   public let details: ErrorDetails<SecureMemoryError>
 

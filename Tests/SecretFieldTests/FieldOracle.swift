@@ -1,4 +1,5 @@
 import SecretField
+import SecureMemory
 
 /// What a field should hold after each call, kept with `String` and `Character`
 /// (the standard library's own grapheme breaking) instead of byte offsets.

@@ -6,9 +6,6 @@ public import SecureMemory
 /// Compare by `code`; show `description` to the user. Where the kernel said
 /// why, `errno` carries its code.
 public struct TerminalError: CodedError {
-  /// What kind of failure this is. Compare with the static members.
-  public typealias Code = ErrorCode<TerminalError>
-
   /// What it says: its code, the `errno` where there is one, its sentence.
   public let details: ErrorDetails<TerminalError>
 

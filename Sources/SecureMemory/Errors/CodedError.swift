@@ -19,6 +19,10 @@ public protocol CodedError: Error, Hashable, CustomStringConvertible {
 }
 
 extension CodedError {
+  /// The error's kinds of failure: compare ``code`` with its static members
+  /// (`FieldError.Code.cutRefused`).
+  public typealias Code = ErrorCode<Self>
+
   /// What kind of failure this is: compare with the static members of the
   /// error type's `Code`.
   public var code: ErrorCode<Self> { details.code }

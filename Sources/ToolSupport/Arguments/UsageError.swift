@@ -5,9 +5,6 @@ package import SecureMemory
 /// Compare by ``code``; show ``description``. A command that throws one exits
 /// with ``ExitStatus/usageError`` after printing it and where to find help.
 package struct UsageError: CodedError {
-  /// What is wrong with the command line. Compare with the static members.
-  package typealias Code = ErrorCode<UsageError>
-
   /// What it says: its code, the `errno` where there is one, its sentence.
   package let details: ErrorDetails<UsageError>
 

@@ -8,9 +8,6 @@ package import SecureMemory
 /// (``status``); nothing is cached and nothing is written to git when one is
 /// thrown.
 package struct CredentialError: CodedError {
-  /// What went wrong. Compare with the static members.
-  package typealias Code = ErrorCode<CredentialError>
-
   /// What it says: its code, the `errno` where there is one, its sentence.
   package let details: ErrorDetails<CredentialError>
 
