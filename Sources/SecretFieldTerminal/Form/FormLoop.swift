@@ -181,16 +181,7 @@ struct FormLoop {
   ) throws(TerminalError) -> EntryOutcome<Void>? {
     if reaction.ringsBell { writer.append(ControlSequence.bell) }
     if reaction.redrawsAll { redrawsAll = true }
-    switch reaction.outcome {
-    case nil: return nil
-    case .submit: return nil
-    case .cancel(let cancellation):
-      try finish()
-      return .ended(.cancelled(cancellation))
-    case .suspend:
-      JobControl.suspend()
-      return nil
-    }
+    return try ending(of: reaction.outcome, submits: false)
   }
 
   private mutating func moveFocus(by step: Int) {

@@ -164,19 +164,7 @@ struct PromptLoop: ~Copyable {
     if let reply = reaction.terminalReply {
       try handleTerminalReply(reply, terminal: &terminal)
     }
-    switch reaction.outcome {
-    case nil:
-      return nil
-    case .submit:
-      try finish()
-      return .yes
-    case .cancel(let cancellation):
-      try finish()
-      return .ended(.cancelled(cancellation))
-    case .suspend:
-      JobControl.suspend()
-      return nil
-    }
+    return try ending(of: reaction.outcome, submits: true)
   }
 
   // MARK: The kitty keyboard handshake

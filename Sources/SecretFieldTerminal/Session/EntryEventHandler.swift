@@ -41,4 +41,27 @@ extension EntryEventHandler where Self: ~Copyable {
     }
     return judgeStrength(terminal: terminal) ? .redraw : .proceed
   }
+
+  /// How a field's `outcome` ends the entry, if it does: a cancel key writes
+  /// the last frame and ends it; ^Z stops the job, which goes on when it is
+  /// resumed. Enter ends it only where `submits`: the form reads Enter
+  /// itself, before its fields, to check them all first.
+  mutating func ending(
+    of outcome: PromptField.Reaction.Outcome?, submits: Bool
+  ) throws(TerminalError) -> EntryOutcome<Void>? {
+    switch outcome {
+    case nil:
+      return nil
+    case .submit:
+      guard submits else { return nil }
+      try finish()
+      return .yes
+    case .cancel(let cancellation):
+      try finish()
+      return .ended(.cancelled(cancellation))
+    case .suspend:
+      JobControl.suspend()
+      return nil
+    }
+  }
 }
