@@ -44,9 +44,6 @@ package struct HashCommand: Command {
   /// How the new password is judged (`--allow-weak`, `--user`, `--context`).
   package var newPassword = NewPasswordOptions()
 
-  /// The defaults: interactive strength, asked on the terminal.
-  package init() {}
-
   /// Parses `[OPTIONS] [TEXT]`.
   package init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
@@ -62,9 +59,7 @@ package struct HashCommand: Command {
         self.strength = strength
       case .option(let name, let inline):
         if try newPassword.parse(name, inline: inline, scanner: &scanner) { continue }
-        guard try options.parse(name, inline: inline, scanner: &scanner) else {
-          throw .unknownOption(name)
-        }
+        try options.parse(name, inline: inline, scanner: &scanner)
       case .argument(let word):
         guard options.text == nil else {
           throw .unexpectedArgument(word, "the prompt text is one argument; quote it")
@@ -94,19 +89,16 @@ package struct HashCommand: Command {
       context.printError(error.description, command: Self.name)
       return .cancelled
     }
-    let outcome = options.obtainSecret(
-      configuration: configuration, context: context, command: Self.name)
-    switch consume outcome {
-    case .ended(let status):
-      return status
-    case .secret(let secret):
+    return options.withSecret(
+      configuration: configuration, context: context, command: Self.name
+    ) { secret in
       if let refused = newPassword.check(
         secret, with: &judge, context: context, command: Self.name)
       {
         return refused
       }
       let hash: PasswordHash
-      do {
+      do throws(SecureMemoryError) {
         hash = try PasswordHash(hashing: secret, strength: strength)
       } catch {
         context.printError(error.description, command: Self.name)

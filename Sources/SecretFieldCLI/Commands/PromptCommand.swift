@@ -41,9 +41,10 @@ package struct PromptCommand: Command {
     \(PromptOptions.keys)
 
     Exit status: 0 written; 1 cancelled, a new password was refused as weak, a
-    --password-from source failed, or standard output was closed; 2 usage error; 3 no terminal, or standard
-    output is a terminal; 4 the entries differed; 124 timed out. A signal (INT,
-    TERM, HUP) ends it by that signal, after the terminal is restored.
+    --password-from source failed, or standard output was closed; 2 usage
+    error; 3 no terminal, or standard output is a terminal; 4 the entries
+    differed; 124 timed out. A signal (INT, TERM, HUP) ends it by that signal,
+    after the terminal is restored.
     """
 
   /// The prompt's options.
@@ -56,9 +57,6 @@ package struct PromptCommand: Command {
   /// The kernel-keyring cache (`--keyname`, `--accept-cached`, `--multiple`,
   /// `--cache-timeout`).
   package var cache = PassphraseCache()
-
-  /// The defaults: ask once on the terminal.
-  package init() {}
 
   /// Parses `[OPTIONS] [TEXT]`.
   package init(arguments: [String]) throws(UsageError) {
@@ -75,9 +73,7 @@ package struct PromptCommand: Command {
           cacheTimeoutGiven = cacheTimeoutGiven || name == "--cache-timeout"
           continue
         }
-        guard try options.parse(name, inline: inline, scanner: &scanner) else {
-          throw .unknownOption(name)
-        }
+        try options.parse(name, inline: inline, scanner: &scanner)
       case .argument(let word):
         guard options.text == nil else {
           throw .unexpectedArgument(
@@ -138,12 +134,9 @@ package struct PromptCommand: Command {
         return .cancelled
       }
     }
-    let outcome = options.obtainSecret(
-      configuration: configuration(in: context), context: context, command: Self.name)
-    switch consume outcome {
-    case .ended(let status):
-      return status
-    case .secret(var secret):
+    return options.withSecret(
+      configuration: configuration(in: context), context: context, command: Self.name
+    ) { secret in
       if let refused = newPassword.check(
         secret, with: &judge, context: context, command: Self.name)
       {

@@ -5,15 +5,19 @@ import SecretSources
 import ToolSupport
 
 extension PromptOptions {
-  /// Obtains the password as these options say: from the first
+  /// Obtains the password as these options say, from the first
   /// `--password-from` source that is set, else on the terminal with
-  /// `configuration` (unless `--no-prompt`). Prints why there is none, unless
-  /// the user cancelled, and any warning about a source.
+  /// `configuration` (unless `--no-prompt`), and hands it to `use`. Where
+  /// there is none, prints why (unless the user cancelled) and returns the
+  /// status to exit with. Prints any warning about a source.
   ///
-  /// - Parameter command: the command's name, for messages.
-  func obtainSecret(
-    configuration: PromptConfiguration, context: CommandContext, command: String?
-  ) -> SecretOutcome {
+  /// - Parameters:
+  ///   - command: the command's name, for messages.
+  ///   - use: the password's one use; what it returns is the command's status.
+  func withSecret(
+    configuration: PromptConfiguration, context: CommandContext, command: String?,
+    _ use: (inout SecureBuffer) -> ExitStatus
+  ) -> ExitStatus {
     // Standard input is the context's (a test's or an embedder's), and
     // --timeout bounds a command as it bounds the prompt.
     let sources = passwordSources.map { source -> SecretSource in
@@ -26,20 +30,21 @@ extension PromptOptions {
     }
     let candidates = promptsWhenNoneSet ? sources + [.terminal(configuration)] : sources
     let source = SecretSource.firstAvailable(candidates)
+    var secret: SecureBuffer
     do {
-      let secret = try source.obtain(
+      secret = try source.obtain(
         maximumByteCount: configuration.fieldLimits.maxBytes, lineTimeout: timeout,
         storage: configuration.storage
       ) { warning in
         context.printError("warning: \(warning.description)", command: command)
       }
-      return .secret(secret)
     } catch {
       if let message = Self.message(for: error, noPrompt: !promptsWhenNoneSet) {
         context.printError(message, command: command)
       }
-      return .ended(Self.status(for: error, source: source))
+      return Self.status(for: error, source: source)
     }
+    return use(&secret)
   }
 
   /// What to print for `error`: the library's words, with the tool's own hints

@@ -72,11 +72,12 @@ package struct PromptOptions: Sendable, Hashable {
     field cancels; ^L redraws; ^Z suspends.
     """
 
-  /// Takes `option` when it is one of these, reading its value from `scanner`;
-  /// returns false for an option these do not know.
+  /// Takes `option`, reading its value from `scanner`. A command asks these
+  /// last, after its own options, so an option they do not know is unknown
+  /// to the command: that is the error thrown.
   mutating func parse(
     _ option: String, inline: String?, scanner: inout ArgumentScanner
-  ) throws(UsageError) -> Bool {
+  ) throws(UsageError) {
     func flag() throws(UsageError) {
       if inline != nil { throw .unexpectedValue(option) }
     }
@@ -122,9 +123,8 @@ package struct PromptOptions: Sendable, Hashable {
       minimumLength = number
       minimumLengthGiven = true
     default:
-      return false
+      throw .unknownOption(option)
     }
-    return true
   }
 
   /// Checks that the options go together.

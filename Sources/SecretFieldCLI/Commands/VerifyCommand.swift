@@ -25,8 +25,9 @@ package struct VerifyCommand: Command {
       --hash-file FILE read the hash from FILE instead
     \(PromptOptions.help)
 
-    Exit status: 0 matches; 1 cancelled or a --password-from source failed; 2 usage error or malformed hash; 3 no
-    terminal; 4 does not match; 124 timed out.
+    Exit status: 0 matches; 1 cancelled or a --password-from source failed; 2
+    usage error or malformed hash; 3 no terminal; 4 does not match; 124 timed
+    out.
     """
 
   /// The prompt's options.
@@ -36,9 +37,6 @@ package struct VerifyCommand: Command {
   /// The file to read the hash from (`--hash-file`).
   package var hashFile: String?
 
-  /// Nothing set: parse arguments to have a hash.
-  package init() {}
-
   /// Parses `[OPTIONS] HASH` or `[OPTIONS] --hash-file FILE`.
   package init(arguments: [String]) throws(UsageError) {
     var scanner = ArgumentScanner(arguments)
@@ -47,9 +45,7 @@ package struct VerifyCommand: Command {
       case .option("--hash-file", let inline):
         hashFile = try scanner.value(of: "--hash-file", inline: inline, describedAs: "a file name")
       case .option(let name, let inline):
-        guard try options.parse(name, inline: inline, scanner: &scanner) else {
-          throw .unknownOption(name)
-        }
+        try options.parse(name, inline: inline, scanner: &scanner)
       case .argument(let word):
         guard hash == nil else {
           throw .unexpectedArgument(
@@ -81,13 +77,10 @@ package struct VerifyCommand: Command {
     }
     let configuration = options.configuration(
       defaultPrompt: "Password:", confirmation: nil, context: context)
-    let outcome = options.obtainSecret(
-      configuration: configuration, context: context, command: Self.name)
-    switch consume outcome {
-    case .ended(let status):
-      return status
-    case .secret(let secret):
-      do {
+    return options.withSecret(
+      configuration: configuration, context: context, command: Self.name
+    ) { secret in
+      do throws(SecureMemoryError) {
         if try PasswordHash.verify(secret, against: stored) { return .success }
       } catch {
         context.printError(error.description, command: Self.name)
