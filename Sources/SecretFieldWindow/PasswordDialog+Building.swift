@@ -1,5 +1,5 @@
 internal import CGtk
-import SecretFieldTerminal
+import SecretField
 
 extension PasswordDialog {
   /// The description a screen reader gives of the password field.

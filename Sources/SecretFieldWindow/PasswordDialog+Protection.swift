@@ -1,5 +1,4 @@
 internal import CGtk
-import SecretFieldTerminal
 import Glibc
 import SecretField
 

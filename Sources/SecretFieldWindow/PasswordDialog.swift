@@ -2,7 +2,6 @@ internal import CGtk
 package import SecretField
 package import ScreenRecording
 package import SecureMemory
-import SecretFieldTerminal
 
 /// A GTK 4 dialog around a ``SecretFieldState``: texts above, the field drawn
 /// with cairo from its `DisplayLine`, a line that says what this display

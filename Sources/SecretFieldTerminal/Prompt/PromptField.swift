@@ -169,9 +169,13 @@ package struct PromptField: ~Copyable {
   static func makeStrengthLine(
     configuration: PromptConfiguration, locale: TerminalLocale
   ) throws(TerminalError) -> StrengthLine {
-    try StrengthLine(
-      rules: configuration.strength, storage: configuration.storage,
-      label: configuration.texts.strength, isUTF8: locale.isUTF8)
+    do {
+      return try StrengthLine(
+        rules: configuration.strength, storage: configuration.storage,
+        label: configuration.texts.strength, isUTF8: locale.isUTF8)
+    } catch {
+      throw .secureMemory(error)
+    }
   }
 
   /// A new, empty field for `configuration` (its limits, policy, mode and

@@ -1,15 +1,15 @@
-package import SecretField
 package import SecureMemory
 
-/// The strength of a new password as a prompt shows it under the field: a
-/// label, a bar of the estimate's score and a few words (the verdict and its
-/// first reason), as in `Strength [██░░░░░░] refused: on a list of common
-/// passwords`.
+/// The strength of a new password as a front end shows it under the field:
+/// a label, a bar of the estimate's score and a few words (the verdict and
+/// its first reason), as in `Strength [██░░░░░░] refused: on a list of common
+/// passwords`. The terminal's prompt and form and the window show the same
+/// line.
 ///
 /// It judges the field in place (`StrengthJudge` copies nothing out of
-/// secure memory) when it is asked to, which the prompt does after an edit's
-/// frame is written and only while no key waits: the echo never waits for
-/// the estimate, and a long estimate is cut off by
+/// secure memory) when it is asked to, which a front end does after an
+/// edit's frame is shown and only while no key waits: the echo never waits
+/// for the estimate, and a long estimate is cut off by
 /// `StrengthBudget.keystroke`. Enter judges again without a budget
 /// (``verdict(of:)``). Without rules it judges nothing and shows nothing.
 package struct StrengthLine: ~Copyable {
@@ -35,18 +35,13 @@ package struct StrengthLine: ~Copyable {
   /// A line that judges by `rules` (nil: never), its scratch in the memory
   /// ``scratchStorage(for:)`` picks for a prompt of `storage`.
   ///
-  /// - Throws: ``TerminalError`` with code `secureMemoryFailed` when the
-  ///   judge's scratch cannot be had.
+  /// - Throws: `SecureMemoryError` when the judge's scratch cannot be had.
   package init(
     rules: StrengthRules?, storage: SecureStorage, label: String, isUTF8: Bool
-  ) throws(TerminalError) {
+  ) throws(SecureMemoryError) {
     var judge: StrengthJudge? = nil
     if let rules {
-      do {
-        judge = try StrengthJudge(rules: rules, storage: Self.scratchStorage(for: storage))
-      } catch {
-        throw .secureMemory(error)
-      }
+      judge = try StrengthJudge(rules: rules, storage: Self.scratchStorage(for: storage))
     }
     self.init(judge: judge, label: label, isUTF8: isUTF8)
   }
@@ -87,7 +82,7 @@ package struct StrengthLine: ~Copyable {
   }
 
   /// Forgets the last judgement, for a new entry.
-  mutating func reset(isActive: Bool) {
+  package mutating func reset(isActive: Bool) {
     self.isActive = isActive && judge != nil
     isStale = false
     text = nil
@@ -115,7 +110,7 @@ package struct StrengthLine: ~Copyable {
 
   /// The complete verdict on `field` (no budget), for Enter; the line shows
   /// it after. Nil when the entry is not judged.
-  mutating func verdict(of field: borrowing SecretFieldState) -> PasswordStrength? {
+  package mutating func verdict(of field: borrowing SecretFieldState) -> PasswordStrength? {
     guard judges else { return nil }
     let strength = field.withSecret { judge?.judge(utf8: $0, budget: .unlimited) }
     isStale = false
@@ -128,7 +123,7 @@ package struct StrengthLine: ~Copyable {
 
   /// The line for `strength`: the label, the bar, the summary; `…` after an
   /// estimate the budget cut short.
-  func line(for strength: PasswordStrength) -> String {
+  package func line(for strength: PasswordStrength) -> String {
     let filled = min(Self.cells, strength.score * Self.cells / 4)
     let bar =
       String(repeating: isUTF8 ? "\u{2588}" : "#", count: filled)
