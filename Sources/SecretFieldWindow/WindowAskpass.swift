@@ -40,11 +40,11 @@ package enum WindowAskpass {
         context.printOutput(help + "\n")
         return .success
       case "--timeout":
-        guard let value = rest.popFirst(), let seconds = Double(value), seconds > 0 else {
-          context.printError("--timeout needs a number of seconds above 0")
+        guard let value = rest.popFirst(), let wait = ArgumentScanner.wait(seconds: value) else {
+          context.printError("--timeout needs a number of seconds above 0, up to a year")
           return .usageError
         }
-        timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        timeout = wait
         continue
       default:
         context.printError("unknown option \(first); see --help")

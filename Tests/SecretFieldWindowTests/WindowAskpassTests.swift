@@ -87,6 +87,16 @@ struct WindowAskpassTests {
   }
 
   @Test(
+    "a timeout that is no number of seconds up to a year is a usage error (2), not a crash",
+    arguments: ["inf", "nan", "1e300", "0", "-1", "soon"])
+  func invalidTimeout(_ value: String) throws {
+    // Refused before the window opens: only the exit is waited for.
+    let display = try TestDisplay()
+    let window = try startWindow(["askpass", "--timeout", value, "Password:"], display: display)
+    try window.finish(expectingStatus: 2, saying: "--timeout needs a number of seconds above 0")
+  }
+
+  @Test(
     "SSH_ASKPASS_PROMPT=confirm: Enter is yes (0), Esc is no (1), nothing written",
     arguments: DisplayKind.available)
   func confirmation(_ kind: DisplayKind) throws {

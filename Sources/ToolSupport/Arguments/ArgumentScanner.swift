@@ -52,8 +52,17 @@ package struct ArgumentScanner {
     of option: String, inline: String?, examples: String
   ) throws(UsageError) -> Duration {
     let value = try value(of: option, inline: inline, describedAs: "a number of seconds")
-    guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 31_536_000 else {
+    guard let wait = Self.wait(seconds: value) else {
       throw .invalidValue(option, value, "a number of seconds above 0, such as \(examples)")
+    }
+    return wait
+  }
+
+  /// `text` as a wait: a number of seconds above 0 and up to a year,
+  /// fractions allowed; nil for anything else (`inf`, `nan`, `1e300`).
+  package static func wait(seconds text: String) -> Duration? {
+    guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 31_536_000 else {
+      return nil
     }
     return .seconds(seconds)
   }
