@@ -13,7 +13,7 @@ package import SecureMemory
 /// `StrengthBudget.keystroke`. Enter judges again without a budget
 /// (``verdict(of:)``). Without rules it judges nothing and shows nothing.
 package struct StrengthLine: ~Copyable {
-  /// The judge, nil when the prompt judges nothing.
+  /// The judge, nil when the front end judges nothing.
   var judge: StrengthJudge?
   /// Judge this entry: off for a confirmation's second entry.
   package var isActive: Bool
@@ -33,7 +33,7 @@ package struct StrengthLine: ~Copyable {
   static let cells = 8
 
   /// A line that judges by `rules` (nil: never), its scratch in the memory
-  /// ``scratchStorage(for:)`` picks for a prompt of `storage`.
+  /// ``scratchStorage(for:)`` picks for a field of `storage`.
   ///
   /// - Throws: `SecureMemoryError` when the judge's scratch cannot be had.
   package init(
@@ -76,7 +76,7 @@ package struct StrengthLine: ~Copyable {
     judge?.skipsScratchWipeForTesting = true
   }
 
-  /// Notes an edit: the line is judged again when the prompt has time.
+  /// Notes an edit: the line is judged again when the front end has time.
   package mutating func fieldChanged() {
     if judges { isStale = true }
   }
