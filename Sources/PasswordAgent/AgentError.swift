@@ -42,21 +42,21 @@ public struct AgentError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension ErrorCode where Failure == AgentError {
   /// The request directory could not be opened or listed.
-  public static var directoryUnreadable: Self { Self("directoryUnreadable") }
+  public static var directoryUnreadable: Self { Self() }
   /// The directory could not be watched with inotify.
-  public static var watchFailed: Self { Self("watchFailed") }
+  public static var watchFailed: Self { Self() }
   /// The reply datagram could not be sent (`socket` or `sendmsg` failed).
-  public static var replyFailed: Self { Self("replyFailed") }
+  public static var replyFailed: Self { Self() }
   /// The socket path does not fit a `sockaddr_un` (107 bytes).
-  public static var socketPathTooLong: Self { Self("socketPathTooLong") }
+  public static var socketPathTooLong: Self { Self() }
   /// The request's socket is gone, or is no longer the socket the scan
   /// checked (swapped for a link or another socket): nothing was sent.
-  public static var socketReplaced: Self { Self("socketReplaced") }
+  public static var socketReplaced: Self { Self() }
   /// The asker's socket did not make room for the answer before the
   /// deadline (it does not read): the answer was dropped.
-  public static var replyNotRead: Self { Self("replyNotRead") }
+  public static var replyNotRead: Self { Self() }
   /// The wait for room in the asker's socket was ended by the caller (its
   /// interruption descriptor became readable: a signal came): the answer
   /// was dropped.
-  public static var replyInterrupted: Self { Self("replyInterrupted") }
+  public static var replyInterrupted: Self { Self() }
 }

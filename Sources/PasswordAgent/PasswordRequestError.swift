@@ -38,17 +38,17 @@ public struct PasswordRequestError: Error, Sendable, Hashable, CustomStringConve
 
 extension ErrorCode where Failure == PasswordRequestError {
   /// Longer than ``PasswordRequest/maximumFileSize``.
-  public static var tooLarge: Self { Self("tooLarge") }
+  public static var tooLarge: Self { Self() }
   /// Not UTF-8.
-  public static var notUTF8: Self { Self("notUTF8") }
+  public static var notUTF8: Self { Self() }
   /// Holds a NUL byte.
-  public static var containsNul: Self { Self("containsNul") }
+  public static var containsNul: Self { Self() }
   /// A line that is neither a `[Section]`, a comment nor `Key=Value`.
-  public static var malformedLine: Self { Self("malformedLine") }
+  public static var malformedLine: Self { Self() }
   /// No `[Ask]` section.
-  public static var noAskSection: Self { Self("noAskSection") }
+  public static var noAskSection: Self { Self() }
   /// No `Socket=`, or an empty one.
-  public static var missingSocket: Self { Self("missingSocket") }
+  public static var missingSocket: Self { Self() }
   /// A known key with a value it cannot take (`NotAfter=soon`, `Echo=maybe`).
-  public static var invalidValue: Self { Self("invalidValue") }
+  public static var invalidValue: Self { Self() }
 }

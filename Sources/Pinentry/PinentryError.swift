@@ -27,9 +27,9 @@ public struct PinentryError: CodedError {
 
 extension ErrorCode where Failure == PinentryError {
   /// Reading the client's requests failed.
-  public static var readFailed: Self { Self("readFailed") }
+  public static var readFailed: Self { Self() }
   /// Writing a response to the client failed (the client went away: `EPIPE`).
-  public static var writeFailed: Self { Self("writeFailed") }
+  public static var writeFailed: Self { Self() }
   /// A buffer for the passphrase or the protocol lines could not be had.
-  public static var secureMemoryUnavailable: Self { Self("secureMemoryUnavailable") }
+  public static var secureMemoryUnavailable: Self { Self() }
 }

@@ -59,27 +59,27 @@ extension FieldError {
 
 extension ErrorCode where Failure == FieldError {
   /// Copying is refused by ``FieldPolicy/noCopy``.
-  public static var copyRefused: Self { Self("copyRefused") }
+  public static var copyRefused: Self { Self() }
   /// Cutting is refused by ``FieldPolicy/noCut``.
-  public static var cutRefused: Self { Self("cutRefused") }
+  public static var cutRefused: Self { Self() }
   /// Pasting is refused by ``FieldPolicy/noPaste``.
-  public static var pasteRefused: Self { Self("pasteRefused") }
+  public static var pasteRefused: Self { Self() }
   /// Revealing is refused while the screen is captured under
   /// ``FieldPolicy/maskOnCapture``.
-  public static var revealRefused: Self { Self("revealRefused") }
+  public static var revealRefused: Self { Self() }
   /// The edit would pass ``FieldLimits/maxCharacters``.
-  public static var tooManyCharacters: Self { Self("tooManyCharacters") }
+  public static var tooManyCharacters: Self { Self() }
   /// The edit would pass ``FieldLimits/maxBytes``.
-  public static var tooManyBytes: Self { Self("tooManyBytes") }
+  public static var tooManyBytes: Self { Self() }
   /// The text to insert is not well-formed UTF-8.
-  public static var invalidUTF8: Self { Self("invalidUTF8") }
+  public static var invalidUTF8: Self { Self() }
   /// The text to insert holds a control character (C0, DEL or C1).
-  public static var controlCharacter: Self { Self("controlCharacter") }
+  public static var controlCharacter: Self { Self() }
   /// A host's masked snapshot fits more than one edit, or none that replaces the
   /// selection; the adapter will not guess.
-  public static var ambiguousEdit: Self { Self("ambiguousEdit") }
+  public static var ambiguousEdit: Self { Self() }
   /// A host's range, selection or display line does not match the field.
-  public static var outOfSync: Self { Self("outOfSync") }
+  public static var outOfSync: Self { Self() }
   /// The secure buffer could not grow (see `SecureMemoryError`).
-  public static var memoryUnavailable: Self { Self("memoryUnavailable") }
+  public static var memoryUnavailable: Self { Self() }
 }

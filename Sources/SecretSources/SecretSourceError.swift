@@ -164,62 +164,62 @@ extension SecretSourceError {
 
 extension ErrorCode where Failure == SecretSourceError {
   /// The variable or credential is not set (see ``SecretSource/isSet``).
-  public static var notSet: Self { Self("notSet") }
+  public static var notSet: Self { Self() }
   /// The file cannot be opened (missing, no permission), or the descriptor is
   /// not open.
-  public static var cannotOpen: Self { Self("cannotOpen") }
+  public static var cannotOpen: Self { Self() }
   /// The path is a directory.
-  public static var isDirectory: Self { Self("isDirectory") }
+  public static var isDirectory: Self { Self() }
   /// The file or descriptor is a terminal, which would echo the secret as it
   /// is typed.
-  public static var isTerminal: Self { Self("isTerminal") }
+  public static var isTerminal: Self { Self() }
   /// The file (or FIFO, or any other kind) is writable by its group or by
   /// others, so someone else could have put the secret there.
-  public static var unsafePermissions: Self { Self("unsafePermissions") }
+  public static var unsafePermissions: Self { Self() }
   /// The file (or FIFO) belongs to another user than this process's or
   /// root, who could have put the secret there, or rewrite it.
-  public static var unsafeOwner: Self { Self("unsafeOwner") }
+  public static var unsafeOwner: Self { Self() }
   /// The path goes through a symbolic link in a sticky folder anyone can
   /// write (such as `/tmp`), and the link belongs to another user than this
   /// process's and the folder's owner, who could point it at a file of
   /// their choosing; or the path changed while the file was opened. The
   /// rule of the kernel's `fs.protected_symlinks`, kept whatever it is set
   /// to.
-  public static var unsafeLink: Self { Self("unsafeLink") }
+  public static var unsafeLink: Self { Self() }
   /// The file is in `/proc`: a view of a process (its environment, its
   /// command line, its memory), not a file a secret was put in.
-  public static var processFile: Self { Self("processFile") }
+  public static var processFile: Self { Self() }
   /// The secret holds a NUL byte, which no program that takes it as a C
   /// string could see past. The one rule for every source; nothing is
   /// taken.
-  public static var containsNul: Self { Self("containsNul") }
+  public static var containsNul: Self { Self() }
   /// The secret is longer than the most a password may have.
-  public static var tooLong: Self { Self("tooLong") }
+  public static var tooLong: Self { Self() }
   /// The source holds nothing: an empty variable, file or output, or input
   /// that ended before a line.
-  public static var empty: Self { Self("empty") }
+  public static var empty: Self { Self() }
   /// Reading failed (`read(2)`).
-  public static var readFailed: Self { Self("readFailed") }
+  public static var readFailed: Self { Self() }
   /// A line from standard input or a descriptor did not come within the
   /// `lineTimeout` given to `obtain`.
-  public static var timedOut: Self { Self("timedOut") }
+  public static var timedOut: Self { Self() }
   /// The command could not be started (not found, not executable).
-  public static var commandNotStarted: Self { Self("commandNotStarted") }
+  public static var commandNotStarted: Self { Self() }
   /// The command exited with a status other than 0, was ended by a signal, or
   /// printed no line before its timeout.
-  public static var commandFailed: Self { Self("commandFailed") }
+  public static var commandFailed: Self { Self() }
   /// A source specification (`env:NAME`, `file:PATH`...) that cannot be read.
-  public static var invalidSpecification: Self { Self("invalidSpecification") }
+  public static var invalidSpecification: Self { Self() }
   /// The source that asks could not ask (no terminal, no display);
   /// ``SecretSourceError/cause`` is the front end's error.
-  public static var promptFailed: Self { Self("promptFailed") }
+  public static var promptFailed: Self { Self() }
   /// The user gave no secret (cancelled, timed out, hung up);
   /// ``SecretSourceError/cause`` says how it ended.
-  public static var promptEnded: Self { Self("promptEnded") }
+  public static var promptEnded: Self { Self() }
   /// Secure memory for the secret could not be had.
-  public static var secureMemoryFailed: Self { Self("secureMemoryFailed") }
+  public static var secureMemoryFailed: Self { Self() }
   /// The secret did not pass the caller's check
   /// (`obtain(cachingUnder:timeout:verifiedBy:reportingWarnings:)`); nothing
   /// was cached, and ``SecretSourceError/cause`` is the check's error.
-  public static var rejected: Self { Self("rejected") }
+  public static var rejected: Self { Self() }
 }

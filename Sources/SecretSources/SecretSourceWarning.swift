@@ -39,11 +39,11 @@ public struct SecretSourceWarning: Sendable, Equatable, CustomStringConvertible 
 
 extension ErrorCode where Failure == SecretSourceWarning {
   /// The file can be read by its group or by others.
-  public static var readableByOthers: Self { Self("readableByOthers") }
+  public static var readableByOthers: Self { Self() }
   /// The secret could not be cached in the kernel keyring (or the cache
   /// could not be read); ``SecretSourceWarning/path`` is the key's name.
-  public static var notCached: Self { Self("notCached") }
+  public static var notCached: Self { Self() }
   /// What was cached under the key failed the caller's check and was
   /// removed; ``SecretSourceWarning/path`` is the key's name.
-  public static var cacheRemoved: Self { Self("cacheRemoved") }
+  public static var cacheRemoved: Self { Self() }
 }

@@ -91,21 +91,21 @@ extension KeyringError {
 extension ErrorCode where Failure == KeyringError {
   /// The key system calls fail with `EPERM` or `ENOSYS`: a container's or
   /// sandbox's seccomp filter blocks them, or the kernel has no keys.
-  public static var unreachable: Self { Self("unreachable") }
+  public static var unreachable: Self { Self() }
   /// The user's key quota is used up (`EDQUOT`): too many keys, or bytes.
-  public static var quotaExceeded: Self { Self("quotaExceeded") }
+  public static var quotaExceeded: Self { Self() }
   /// The passphrases under one name would exceed the kernel's 32,767 bytes
   /// for a key of type `user`.
-  public static var payloadTooLarge: Self { Self("payloadTooLarge") }
+  public static var payloadTooLarge: Self { Self() }
   /// A key of that name exists whose permissions keep this process out
   /// (`EACCES`).
-  public static var accessDenied: Self { Self("accessDenied") }
+  public static var accessDenied: Self { Self() }
   /// The name is empty, too long, or holds a NUL byte.
-  public static var invalidName: Self { Self("invalidName") }
+  public static var invalidName: Self { Self() }
   /// The passphrase cannot be cached: it is empty, or holds a NUL byte.
-  public static var invalidSecret: Self { Self("invalidSecret") }
+  public static var invalidSecret: Self { Self() }
   /// Secure memory to read the key into could not be had.
-  public static var secureMemoryUnavailable: Self { Self("secureMemoryUnavailable") }
+  public static var secureMemoryUnavailable: Self { Self() }
   /// Another failure of a key system call; `KeyringError.errno` says which.
-  public static var systemCallFailed: Self { Self("systemCallFailed") }
+  public static var systemCallFailed: Self { Self() }
 }

@@ -63,17 +63,17 @@ extension SecretStreamError {
 
 extension ErrorCode where Failure == SecretStreamError {
   /// The key is not 32 bytes long.
-  public static var invalidKey: Self { Self("invalidKey") }
+  public static var invalidKey: Self { Self() }
   /// The stream's header is not 24 bytes long, or libsodium rejects it.
-  public static var invalidHeader: Self { Self("invalidHeader") }
+  public static var invalidHeader: Self { Self() }
   /// A chunk does not authenticate: changed, out of order, from another
   /// stream, or sealed under another key (libsodium cannot tell these apart).
-  public static var chunkNotAuthenticated: Self { Self("chunkNotAuthenticated") }
+  public static var chunkNotAuthenticated: Self { Self() }
   /// The input ended before the final chunk: the stream was cut short.
-  public static var truncated: Self { Self("truncated") }
+  public static var truncated: Self { Self() }
   /// A chunk came after the final one.
-  public static var dataAfterFinalChunk: Self { Self("dataAfterFinalChunk") }
+  public static var dataAfterFinalChunk: Self { Self() }
   /// Secure memory for the stream's state or its plaintext could not be had;
   /// ``SecretStreamError/secureMemoryError`` says why.
-  public static var secureMemoryFailed: Self { Self("secureMemoryFailed") }
+  public static var secureMemoryFailed: Self { Self() }
 }

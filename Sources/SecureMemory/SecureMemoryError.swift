@@ -177,44 +177,44 @@ func formatBytes(_ count: UInt64) -> String {
 
 extension ErrorCode where Failure == SecureMemoryError {
   /// `sodium_init()` failed: libsodium cannot run in this process.
-  public static var libsodiumUnavailable: Self { Self("libsodiumUnavailable") }
+  public static var libsodiumUnavailable: Self { Self() }
   /// The kernel refused the mapping for a new buffer.
-  public static var allocationFailed: Self { Self("allocationFailed") }
+  public static var allocationFailed: Self { Self() }
   /// The buffer could not be locked in RAM (`RLIMIT_MEMLOCK`).
   ///
   /// The message tells the end user how to raise the limit. A program that
   /// can go on without the lock allocates with ``LockPolicy/bestEffort`` and
   /// reads ``SecureBuffer/protection`` instead.
-  public static var lockFailed: Self { Self("lockFailed") }
+  public static var lockFailed: Self { Self() }
   /// Secret memory cannot be had here: the kernel does not offer it
   /// (`memfd_secret` failed with `ENOSYS`: before Linux 5.14, or booted
   /// without `secretmem.enable`), or a sandbox's seccomp filter forbids it
   /// (`EPERM`, `EACCES`).
-  public static var secretMemoryUnavailable: Self { Self("secretMemoryUnavailable") }
+  public static var secretMemoryUnavailable: Self { Self() }
   /// The guard pages around the buffer are missing (`vm.max_map_count`).
   ///
   /// A program that can go on without them allocates with
   /// ``LockPolicy/bestEffort`` (the buffer is then usually left read-write).
-  public static var guardPagesMissing: Self { Self("guardPagesMissing") }
+  public static var guardPagesMissing: Self { Self() }
   /// A page protection or advice the buffer needs did not take effect.
-  public static var protectionFailed: Self { Self("protectionFailed") }
+  public static var protectionFailed: Self { Self() }
   /// Reading from a file descriptor into the buffer failed.
-  public static var readFailed: Self { Self("readFailed") }
+  public static var readFailed: Self { Self() }
   /// Writing from the buffer to a file descriptor failed.
-  public static var writeFailed: Self { Self("writeFailed") }
+  public static var writeFailed: Self { Self() }
   /// Argon2id could not hash (usually: not enough memory for the limits).
-  public static var hashingFailed: Self { Self("hashingFailed") }
+  public static var hashingFailed: Self { Self() }
   /// A password hash string is not one libsodium can verify.
-  public static var malformedHash: Self { Self("malformedHash") }
+  public static var malformedHash: Self { Self() }
   /// A key derivation's salt is not the length Argon2id takes.
-  public static var invalidSalt: Self { Self("invalidSalt") }
+  public static var invalidSalt: Self { Self() }
   /// A key derivation's limit (passes, memory, key or password length) is
   /// outside what libsodium accepts.
-  public static var limitOutOfRange: Self { Self("limitOutOfRange") }
+  public static var limitOutOfRange: Self { Self() }
   /// A sealed secret's ciphertext (or its tag, its nonce or the count
   /// beside it) changed in memory since it was sealed: it failed
   /// authentication, and its bytes cannot be had (see
   /// ``SecureStorage/sealed``). A forked child gets it too, for every
   /// secret its parent sealed: the child has a key of its own.
-  public static var sealedSecretAltered: Self { Self("sealedSecretAltered") }
+  public static var sealedSecretAltered: Self { Self() }
 }

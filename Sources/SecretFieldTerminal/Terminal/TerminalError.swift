@@ -55,18 +55,18 @@ extension TerminalError {
 extension ErrorCode where Failure == TerminalError {
   /// There is no terminal to prompt on: no controlling terminal, or the path
   /// given cannot be opened.
-  public static var noTerminal: Self { Self("noTerminal") }
+  public static var noTerminal: Self { Self() }
   /// The path opened is not a terminal.
-  public static var notATerminal: Self { Self("notATerminal") }
+  public static var notATerminal: Self { Self() }
   /// Reading or changing the terminal's modes (`tcgetattr`, `tcsetattr`) failed.
-  public static var terminalModesFailed: Self { Self("terminalModesFailed") }
+  public static var terminalModesFailed: Self { Self() }
   /// Reading from the terminal failed.
-  public static var readFailed: Self { Self("readFailed") }
+  public static var readFailed: Self { Self() }
   /// Writing to the terminal failed.
-  public static var writeFailed: Self { Self("writeFailed") }
+  public static var writeFailed: Self { Self() }
   /// The signal relay could not be set up (no pipe could be made).
-  public static var signalSetupFailed: Self { Self("signalSetupFailed") }
+  public static var signalSetupFailed: Self { Self() }
   /// Secure memory for the keys could not be had; `TerminalError.description`
   /// carries the reason from `SecureMemory`.
-  public static var secureMemoryFailed: Self { Self("secureMemoryFailed") }
+  public static var secureMemoryFailed: Self { Self() }
 }

@@ -41,8 +41,8 @@ public struct ChildProcessError: Error, Sendable, Equatable, CustomStringConvert
 extension ErrorCode where Failure == ChildProcessError {
   /// The program could not be started: not found on `PATH`, not executable,
   /// or no pipe or process could be had.
-  public static var notStarted: Self { Self("notStarted") }
+  public static var notStarted: Self { Self() }
   /// The program closed its standard input before it had read the whole
   /// secret (`EPIPE`), or writing to it failed otherwise.
-  public static var inputNotRead: Self { Self("inputNotRead") }
+  public static var inputNotRead: Self { Self() }
 }

@@ -8,6 +8,8 @@ public struct ErrorCode<Failure>: Hashable, Sendable, CustomStringConvertible {
   /// The code's name, as in `cutRefused`.
   public let description: String
 
-  /// The code named `name`.
-  package init(_ name: String) { description = name }
+  /// The code named after the static member that makes it: `name` is
+  /// `#function`, so in `static var cutRefused: Self { Self() }` the code's
+  /// name is `cutRefused`, written once.
+  package init(_ name: String = #function) { description = name }
 }

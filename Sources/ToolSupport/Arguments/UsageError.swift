@@ -40,23 +40,23 @@ extension UsageError {
 
 extension ErrorCode where Failure == UsageError {
   /// No command of that name.
-  package static var unknownCommand: Self { Self("unknownCommand") }
+  package static var unknownCommand: Self { Self() }
   /// No command given.
-  package static var missingCommand: Self { Self("missingCommand") }
+  package static var missingCommand: Self { Self() }
   /// An option the command does not have.
-  package static var unknownOption: Self { Self("unknownOption") }
+  package static var unknownOption: Self { Self() }
   /// An option that takes a value came last, without one.
-  package static var missingValue: Self { Self("missingValue") }
+  package static var missingValue: Self { Self() }
   /// A flag was given a value (`--confirm=yes`).
-  package static var unexpectedValue: Self { Self("unexpectedValue") }
+  package static var unexpectedValue: Self { Self() }
   /// An option's value is not what it takes.
-  package static var invalidValue: Self { Self("invalidValue") }
+  package static var invalidValue: Self { Self() }
   /// More arguments than the command takes.
-  package static var unexpectedArgument: Self { Self("unexpectedArgument") }
+  package static var unexpectedArgument: Self { Self() }
   /// An argument the command needs is missing.
-  package static var missingArgument: Self { Self("missingArgument") }
+  package static var missingArgument: Self { Self() }
   /// Two options that cannot go together.
-  package static var conflictingOptions: Self { Self("conflictingOptions") }
+  package static var conflictingOptions: Self { Self() }
   /// A password hash that cannot be read.
-  package static var malformedHash: Self { Self("malformedHash") }
+  package static var malformedHash: Self { Self() }
 }

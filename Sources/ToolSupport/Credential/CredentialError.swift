@@ -85,34 +85,34 @@ extension CredentialError {
 
 extension ErrorCode where Failure == CredentialError {
   /// A line without `=`, or with nothing before it.
-  package static var malformedLine: Self { Self("malformedLine") }
+  package static var malformedLine: Self { Self() }
   /// A NUL byte in the request, which the protocol never carries.
-  package static var nulByte: Self { Self("nulByte") }
+  package static var nulByte: Self { Self() }
   /// A value longer than ``CredentialRequest/valueLimit``.
-  package static var valueTooLong: Self { Self("valueTooLong") }
+  package static var valueTooLong: Self { Self() }
   /// A request longer than ``CredentialRequest/requestLimit`` in all.
-  package static var requestTooLong: Self { Self("requestTooLong") }
+  package static var requestTooLong: Self { Self() }
   /// A key given twice (an array key, ending in `[]`, may repeat).
-  package static var duplicateKey: Self { Self("duplicateKey") }
+  package static var duplicateKey: Self { Self() }
   /// A key the operation needs is missing (`protocol`, `host`; for
   /// `store`, `username` and `password`).
-  package static var missingKey: Self { Self("missingKey") }
+  package static var missingKey: Self { Self() }
   /// A value that cannot be taken: not UTF-8, a `url` that holds a
   /// password or has no protocol, a `password_expiry_utc` that is no
   /// number.
-  package static var invalidValue: Self { Self("invalidValue") }
+  package static var invalidValue: Self { Self() }
   /// A user name or password with a line break or a NUL in it, which the
   /// protocol would split or cut.
-  package static var lineBreak: Self { Self("lineBreak") }
+  package static var lineBreak: Self { Self() }
   /// The request did not end (a blank line, or end of input) before the
   /// input deadline.
-  package static var inputTimedOut: Self { Self("inputTimedOut") }
+  package static var inputTimedOut: Self { Self() }
   /// Reading standard input failed.
-  package static var readFailed: Self { Self("readFailed") }
+  package static var readFailed: Self { Self() }
   /// Secure memory for the request or the answer could not be had.
-  package static var secureMemoryFailed: Self { Self("secureMemoryFailed") }
+  package static var secureMemoryFailed: Self { Self() }
   /// The kernel keyring refused to cache, read or remove.
-  package static var cacheFailed: Self { Self("cacheFailed") }
+  package static var cacheFailed: Self { Self() }
   /// The answer could not be written to git.
-  package static var writeFailed: Self { Self("writeFailed") }
+  package static var writeFailed: Self { Self() }
 }
