@@ -52,9 +52,6 @@ enum WindowTestEnvironment {
 struct WindowTestError: Error, CustomStringConvertible {
   var description: String
 
-  /// Throws when `opener`, the program a test waits on to open the window
-  /// `title`, has ended: the window will not come, and what the program
-  /// said is the reason.
   /// Asks `focusNew` every 50 ms, for 180 s at the most, for the new window
   /// named `title`, focused (its `ID:PID`, or nil while it is not shown);
   /// ends with what `opener` said when it ended first.
@@ -70,6 +67,9 @@ struct WindowTestError: Error, CustomStringConvertible {
     throw WindowTestError(description: "no new window named \(title) within 180 s")
   }
 
+  /// Throws when `opener`, the program a test waits on to open the window
+  /// `title`, has ended: the window will not come, and what the program
+  /// said is the reason.
   static func checkRunning(_ opener: TestProcess?, opening title: String) throws {
     guard let opener, !opener.isRunning else { return }
     // What it wrote so far: a pipe a child of it holds open has no end to
